@@ -1,0 +1,65 @@
+"""riptide: the pandas API on NVIDIA GPUs (CuPy), with a NumPy fallback on the CPU.
+
+>>> import riptide as rt
+>>> df = rt.DataFrame({"a": [1, 2, 3], "b": [4.0, None, 6.0]})
+>>> int(df["a"].sum())
+6
+
+The device is chosen by the ``device`` option (env ``RIPTIDE_DEVICE=auto|gpu|cpu``):
+``rt.set_option("device", "cpu")``. ``riptide info`` on the command line shows what is in use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from riptide._config import get_option, option_context, set_option
+from riptide.frame import DataFrame, Index, RangeIndex, Series
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DataFrame",
+    "Index",
+    "RangeIndex",
+    "Series",
+    "from_pandas",
+    "from_arrow",
+    "get_option",
+    "set_option",
+    "option_context",
+    "__version__",
+]
+
+
+def from_pandas(obj: Any) -> DataFrame | Series | Index:
+    """A riptide DataFrame, Series or Index with the same values, dtypes, index and names.
+
+    >>> import pandas as pd
+    >>> from_pandas(pd.Series([1, 2], name="x")).name
+    'x'
+    """
+    import pandas as pd
+
+    if isinstance(obj, pd.DataFrame):
+        return DataFrame(obj)
+    if isinstance(obj, pd.Series):
+        return Series(obj)
+    if isinstance(obj, pd.Index):
+        from riptide.frame.index import as_index
+
+        return as_index(obj)
+    raise TypeError(f"from_pandas expects a pandas DataFrame, Series or Index, got {type(obj).__name__}")
+
+
+def from_arrow(obj: Any) -> DataFrame | Series:
+    """A DataFrame from a pyarrow Table (or any Arrow stream), a Series from an Arrow array."""
+    import pyarrow as pa
+
+    if isinstance(obj, pa.Array | pa.ChunkedArray):
+        return Series(obj)
+    if isinstance(obj, pa.Table | pa.RecordBatch) or hasattr(obj, "__arrow_c_stream__"):
+        return DataFrame(obj if isinstance(obj, pa.Table | pa.RecordBatch) else pa.table(obj))
+    if hasattr(obj, "__arrow_c_array__"):
+        return Series(pa.array(obj))
+    raise TypeError(f"from_arrow expects a pyarrow Table/Array or an Arrow PyCapsule object, got {type(obj).__name__}")

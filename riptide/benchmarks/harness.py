@@ -1,0 +1,566 @@
+"""The timing harness behind ``riptide bench``.
+
+How a case is timed (:func:`measure`): its thunk runs ``warmup`` times untimed, then ``repeat`` times timed,
+with the device synchronized before the clock starts and before it stops (riptide only; pandas and polars
+run on the host and return when done). The median is the figure; min and max show the spread.
+
+How bandwidth is judged: once per run :func:`measure_copy_rate` times a device-to-device copy of a large
+random array (on the CPU, a NumPy memcpy) and takes bytes read + bytes written over the median time as the
+copy rate. A case declares the bytes it must move at least — each input read once, each output written
+once — and its achieved bandwidth is those bytes over its median time, also shown as a fraction of the copy
+rate. Cases bound by the host link (``from_pandas``, ``to_pandas``) show GB/s only.
+
+Cases are classes registered with :func:`register` in any module of this package named ``cases_*.py``;
+:func:`load_cases` imports them all. A case builds its host data once (:meth:`Case.data`) and has one method
+per library it runs with (``riptide``, ``pandas``, ``polars``), each returning the zero-argument thunk to time.
+
+The JSON written with ``--json`` holds the settings, ``device_info()``, the copy rate, and per case the
+per-library timings (seconds: ``median_s``, ``min_s``, ``max_s``, ``times_s``), achieved bandwidth, speed-ups
+and the reference figures from issue 2 with whether the goal was met.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import gc
+import importlib
+import importlib.util
+import json
+import os
+import pkgutil
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+
+__all__ = [
+    "Case",
+    "Context",
+    "Reference",
+    "Timing",
+    "CASES",
+    "PEERS",
+    "register",
+    "self_timed",
+    "measure",
+    "measure_copy_rate",
+    "load_cases",
+    "select_cases",
+    "run_cases",
+    "run_bench",
+]
+
+LIBRARIES = ("riptide", "pandas", "polars")
+PEERS = ("pandas", "polars")
+GPU_ROWS = 100_000_000
+CPU_ROWS = 10_000_000
+MIN_COPY_BYTES = 256 * 2**20  # large enough to leave the CPU caches behind
+
+
+# --- cases and their registry -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Issue 2's figures for a case, measured on one H200 (seconds; None where the issue has none)."""
+
+    pandas: float | None
+    cudf: float | None
+    goal: float | None
+    note: str = ""
+    rows: int | None = 100_000_000  # the size the figures hold for (None: any size)
+
+
+@dataclass
+class Context:
+    """What cases are built for: the row count, the seed and the calls per thunk of per-call cases."""
+
+    rows: int
+    seed: int = 0
+    calls: int = 1000
+    repeat: int = 5
+
+    def rng(self) -> np.random.Generator:
+        """A fresh generator, so each case sees the same data whatever ran before it."""
+        return np.random.default_rng(self.seed)
+
+
+class Case:
+    """One benchmark. Subclass, set the class attributes, write :meth:`data` and one method per library.
+
+    Library methods (``riptide``, ``pandas``, ``polars``) take the case's data and return the thunk to time;
+    a library without a method is not run for the case. Build inputs in the method, not in the thunk.
+    """
+
+    name: str = ""
+    title: str = ""
+    reference: Reference | None = None
+    bound: str = "device"  # "device": judged against the copy rate; "link": host<->device, GB/s only; "none"
+    per_call: bool = False  # the thunk makes `ctx.calls` calls and times are per call
+
+    def data(self, ctx: Context) -> Any:
+        """Host data shared by every library (NumPy arrays from ``ctx.rng()``)."""
+        return None
+
+    def size(self, ctx: Context) -> str:
+        """A short description of the data, e.g. ``1e8 float64``."""
+        return f"{fmt_count(ctx.rows)} float64"
+
+    def bytes_moved(self, data: Any) -> int | None:
+        """Bytes the case must move at least: inputs read once plus outputs written once."""
+        return None
+
+
+CASES: dict[str, Case] = {}
+
+
+def register(cls: type[Case]) -> type[Case]:
+    """Class decorator: add a :class:`Case` subclass to :data:`CASES` under its ``name``."""
+    if not cls.name:
+        msg = f"benchmark case {cls.__qualname__} has no `name`"
+        raise ValueError(msg)
+    if cls.name in CASES and type(CASES[cls.name]) is not cls:
+        msg = f"a benchmark case named {cls.name!r} is already registered ({type(CASES[cls.name]).__qualname__})"
+        raise ValueError(msg)
+    CASES[cls.name] = cls()
+    return cls
+
+
+def self_timed(fn: Callable[[], float]) -> Callable[[], float]:
+    """Mark a thunk that measures itself and returns seconds (e.g. an import timed inside a subprocess)."""
+    fn.self_timed = True  # type: ignore[attr-defined]
+    return fn
+
+
+def load_cases() -> dict[str, Case]:
+    """Import every ``cases_*`` module of this package (they register their cases) and return the registry."""
+    import riptide.benchmarks as package
+
+    for mod in pkgutil.iter_modules(package.__path__):
+        if mod.name.startswith("cases_"):
+            importlib.import_module(f"{package.__name__}.{mod.name}")
+    return CASES
+
+
+def select_cases(cases: dict[str, Case], only: str | None) -> list[Case]:
+    """Cases whose name matches one of the comma-separated names or glob patterns in ``only`` (all if None)."""
+    if not only:
+        return list(cases.values())
+    patterns = [p.strip() for p in only.split(",") if p.strip()]
+    unknown = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in cases)]
+    if unknown:
+        msg = f"no benchmark case matches {', '.join(map(repr, unknown))}; cases: {', '.join(cases)}"
+        raise KeyError(msg)
+    return [c for name, c in cases.items() if any(fnmatch.fnmatchcase(name, p) for p in patterns)]
+
+
+# --- timing ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Timing:
+    """Seconds per call of each timed repeat."""
+
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def min(self) -> float:
+        return min(self.times)
+
+    @property
+    def max(self) -> float:
+        return max(self.times)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"median_s": self.median, "min_s": self.min, "max_s": self.max, "times_s": list(self.times)}
+
+
+def _no_sync() -> None:
+    return None
+
+
+def measure(
+    fn: Callable[[], Any],
+    *,
+    repeat: int = 5,
+    warmup: int = 1,
+    sync: Callable[[], None] = _no_sync,
+    calls: int = 1,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Timing:
+    """Time ``fn``: ``warmup`` untimed calls, then ``repeat`` timed ones, ``sync()`` before each clock read.
+
+    Each time is divided by ``calls`` (for thunks that loop over many small calls). A thunk marked with
+    :func:`self_timed` returns its own seconds instead of being clocked.
+    """
+    if repeat < 1:
+        msg = f"`repeat` must be >= 1, got {repeat}"
+        raise ValueError(msg)
+    own_clock = getattr(fn, "self_timed", False)
+    for _ in range(warmup):
+        fn()
+        sync()
+    timing = Timing()
+    for _ in range(repeat):
+        if own_clock:
+            seconds = fn()
+        else:
+            sync()
+            start = clock()
+            result = fn()
+            sync()
+            seconds = clock() - start
+            del result  # freed only after the device is done with it
+        timing.times.append(seconds / calls)
+    return timing
+
+
+def measure_copy_rate(nbytes: int, *, repeat: int = 5, warmup: int = 1) -> tuple[float, int, Timing]:
+    """Device copy rate in bytes/s: a copy of ``nbytes`` of random float64, read + written, over the median time.
+
+    Returns the rate, the bytes copied and the timing.
+    """
+    from riptide import _device
+
+    xp = _device.xp()
+    n = max(nbytes // 8, 1)
+    src = xp.random.random(n)
+    dst = xp.empty_like(src)
+    timing = measure(lambda: xp.copyto(dst, src), repeat=repeat, warmup=warmup, sync=_device.synchronize)
+    return 2 * src.nbytes / timing.median, src.nbytes, timing
+
+
+# --- running ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CaseResult:
+    """One case's outcome: timings or errors per library, plus what is needed to judge them."""
+
+    case: Case
+    rows: int
+    size: str
+    bytes_moved: int | None
+    timings: dict[str, Timing] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def bandwidth(self, library: str = "riptide") -> float | None:
+        t = self.timings.get(library)
+        return self.bytes_moved / t.median if t and self.bytes_moved else None
+
+    def speedup(self, peer: str) -> float | None:
+        mine, theirs = self.timings.get("riptide"), self.timings.get(peer)
+        return theirs.median / mine.median if mine and theirs and mine.median > 0 else None
+
+    def goal_met(self) -> bool | None:
+        """Whether riptide's median meets the reference goal; None without a goal or at another size."""
+        ref, mine = self.case.reference, self.timings.get("riptide")
+        if ref is None or ref.goal is None or mine is None or ref.rows not in (None, self.rows):
+            return None
+        return mine.median <= ref.goal
+
+
+def available_peers(requested: Iterable[str] = PEERS) -> list[str]:
+    """The requested peer libraries that are installed."""
+    return [p for p in requested if importlib.util.find_spec(p) is not None]
+
+
+def run_cases(
+    cases: Sequence[Case],
+    ctx: Context,
+    *,
+    libraries: Sequence[str] = ("riptide", *PEERS),
+    warmup: int = 1,
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> list[CaseResult]:
+    """Build and time each case with each library; a library that fails is recorded and the run goes on."""
+    from riptide import _device
+
+    results = []
+    for case in cases:
+        result = CaseResult(case, ctx.rows, case.size(ctx), None)
+        try:
+            data = case.data(ctx)
+            result.bytes_moved = case.bytes_moved(data)
+        except Exception as exc:
+            result.errors["setup"] = _describe(exc)
+            data = None
+        builders = {} if "setup" in result.errors else {lib: getattr(case, lib, None) for lib in libraries}
+        for lib, build in builders.items():
+            if build is None:
+                continue
+            sync = _device.synchronize if lib == "riptide" else _no_sync
+            try:
+                thunk = build(data)
+                calls = ctx.calls if case.per_call else 1
+                result.timings[lib] = measure(thunk, repeat=ctx.repeat, warmup=warmup, sync=sync, calls=calls)
+            except Exception as exc:  # a gap in one library must not hide the others' figures
+                result.errors[lib] = _describe(exc)
+            thunk = None
+            _release_memory()
+        del data
+        _release_memory()
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return results
+
+
+def _release_memory() -> None:
+    gc.collect()
+    from riptide import _device
+
+    if _device.is_gpu():
+        _device.xp().get_default_memory_pool().free_all_blocks()
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"
+
+
+# --- the command ------------------------------------------------------------------------------------------------
+
+
+def run_bench(
+    *,
+    rows: int | None = None,
+    repeat: int = 5,
+    warmup: int = 1,
+    calls: int = 1000,
+    seed: int = 0,
+    only: str | None = None,
+    peers: Sequence[str] = PEERS,
+    json_path: str | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """``riptide bench``: time the selected cases with riptide and the installed peers, print a table, write JSON.
+
+    Returns 0, or 1 when some case or library failed (the table and JSON still hold the rest).
+    """
+    from riptide import _device
+
+    out = out or sys.stdout
+    cases = select_cases(load_cases(), only)
+    gpu = _device.is_gpu()
+    rows = rows if rows is not None else (GPU_ROWS if gpu else CPU_ROWS)
+    ctx = Context(rows=rows, seed=seed, calls=calls, repeat=repeat)
+    peers = available_peers(peers)
+    info = _device.device_info()
+
+    where = f"gpu ({info.get('gpu')})" if gpu else "cpu (NumPy)"
+    print(
+        f"riptide bench on {where}: rows {fmt_count(rows)}, median of {repeat} after {warmup} warm-up,"
+        f" peers: {', '.join(peers) or 'none'}",
+        file=out,
+    )
+    rate, copied, copy_timing = measure_copy_rate(max(8 * rows, MIN_COPY_BYTES), repeat=repeat, warmup=warmup)
+    print(
+        f"device copy rate: {rate / 1e9:,.1f} GB/s ({'device-to-device' if gpu else 'NumPy'} copy of"
+        f" {copied / 1e6:,.0f} MB, bytes read + written over median {fmt_seconds(copy_timing.median)})",
+        file=out,
+    )
+    _release_memory()
+
+    printer = _TablePrinter(out, peers, rate, calls, with_reference=gpu)
+    printer.header()
+    results = run_cases(cases, ctx, libraries=("riptide", *peers), warmup=warmup, on_result=printer.row)
+    printer.footer(results)
+
+    if json_path:
+        report = _report(results, ctx, info, peers, warmup, rate, copied, copy_timing)
+        with open(json_path, "w") as f:
+            json.dump(report, f, indent=2, default=_json_default)
+        print(f"\nwrote {json_path}", file=out)
+    return 1 if any(r.errors for r in results) else 0
+
+
+def list_cases(out: TextIO | None = None) -> None:
+    """Print the registered cases: name and title."""
+    out = out or sys.stdout
+    for name, case in load_cases().items():
+        print(f"{name:14s} {case.title}", file=out)
+
+
+def _report(
+    results: list[CaseResult],
+    ctx: Context,
+    info: dict[str, Any],
+    peers: list[str],
+    warmup: int,
+    rate: float,
+    copied: int,
+    copy_timing: Timing,
+) -> dict[str, Any]:
+    import riptide
+
+    cases = []
+    for r in results:
+        libs: dict[str, Any] = {}
+        for lib, t in r.timings.items():
+            entry = t.as_dict()
+            if r.bytes_moved and r.case.bound != "none":
+                entry["bytes_per_s"] = r.bytes_moved / t.median
+                if r.case.bound == "device":
+                    entry["fraction_of_copy_rate"] = r.bytes_moved / t.median / rate
+            libs[lib] = entry
+        for lib, err in r.errors.items():
+            libs[lib] = {"error": err}
+        ref = r.case.reference
+        cases.append(
+            {
+                "name": r.case.name,
+                "title": r.case.title,
+                "size": r.size,
+                "calls_per_thunk": ctx.calls if r.case.per_call else 1,
+                "bytes_moved": r.bytes_moved,
+                "bound": r.case.bound,
+                "results": libs,
+                "speedup": {p: r.speedup(p) for p in peers if r.speedup(p) is not None},
+                "reference": None
+                if ref is None
+                else {
+                    "pandas_s": ref.pandas,
+                    "cudf_26_10_s": ref.cudf,
+                    "goal_s": ref.goal,
+                    "note": ref.note,
+                    "rows": ref.rows,
+                },
+                "goal_met": r.goal_met(),
+            }
+        )
+    return {
+        "riptide": getattr(riptide, "__version__", None),
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "device": info,
+        "settings": {
+            "rows": ctx.rows,
+            "repeat": ctx.repeat,
+            "warmup": warmup,
+            "calls": ctx.calls,
+            "seed": ctx.seed,
+            "peers": peers,
+            "RIPTIDE_DEVICE": os.environ.get("RIPTIDE_DEVICE"),
+        },
+        "copy_rate": {"bytes_per_s": rate, "bytes_copied": copied, **copy_timing.as_dict()},
+        "cases": cases,
+    }
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, np.generic):
+        return obj.item()
+    return str(obj)
+
+
+# --- the table -------------------------------------------------------------------------------------------------
+
+
+class _TablePrinter:
+    """Prints one row per case as soon as it is measured, so a long run shows progress."""
+
+    def __init__(self, out: TextIO, peers: Sequence[str], rate: float, calls: int, *, with_reference: bool) -> None:
+        self.out = out
+        self.calls = calls
+        self.peers = list(peers)
+        self.rate = rate
+        self.with_reference = with_reference
+        cols = [("case", 22, "<"), ("size", 16, "<"), ("riptide", 9, ">"), ("min..max", 19, ">")]
+        cols += [(p, 9, ">") for p in self.peers]
+        cols += [(f"vs {p}", 9, ">") for p in self.peers]
+        cols += [("GB/s", 8, ">"), ("% copy", 6, ">")]
+        if with_reference:
+            cols += [("ref pandas", 10, ">"), ("cuDF 26.10", 10, ">"), ("goal", 9, ">"), ("met", 4, ">")]
+        self.cols = cols
+
+    def _line(self, cells: Sequence[str]) -> str:
+        return "  ".join(f"{c:{align}{w}}" for c, (_, w, align) in zip(cells, self.cols)).rstrip()
+
+    def header(self) -> None:
+        print("", file=self.out)
+        print(self._line([name for name, _, _ in self.cols]), file=self.out)
+        print("  ".join("-" * w for _, w, _ in self.cols), file=self.out)
+
+    def row(self, r: CaseResult) -> None:
+        mine = r.timings.get("riptide")
+        cells = [_clip(r.case.title, 22), _clip(r.size, 16), self._time(r, "riptide")]
+        cells.append(f"{fmt_seconds(mine.min)}..{fmt_seconds(mine.max)}" if mine else "")
+        cells += [self._time(r, p) for p in self.peers]
+        cells += [_fmt_ratio(r.speedup(p)) for p in self.peers]
+        bw = r.bandwidth() if r.case.bound != "none" else None
+        cells.append(f"{bw / 1e9:,.1f}" if bw else "")
+        cells.append(f"{100 * bw / self.rate:.0f}%" if bw and r.case.bound == "device" else "")
+        if self.with_reference:
+            ref = r.case.reference
+            cells += [fmt_seconds(ref.pandas) if ref else "", fmt_seconds(ref.cudf) if ref else ""]
+            cells.append(fmt_seconds(ref.goal) if ref and ref.goal else "")
+            met = r.goal_met()
+            cells.append("" if met is None else ("yes" if met else "no"))
+        note = f"   (per call, {self.calls:,} calls a run)" if r.case.per_call else ""
+        print(self._line(cells) + note, file=self.out)
+
+    def _time(self, r: CaseResult, lib: str) -> str:
+        if lib in r.errors or "setup" in r.errors:
+            return "error"
+        t = r.timings.get(lib)
+        return fmt_seconds(t.median) if t else "-"
+
+    def footer(self, results: list[CaseResult]) -> None:
+        errors = [(r.case.name, lib, e) for r in results for lib, e in r.errors.items()]
+        notes = [(r.case.name, r.case.reference.note) for r in results if r.case.reference and r.case.reference.note]
+        if self.with_reference:
+            print(
+                "\nreference: issue 2's pandas and cuDF 26.10 figures, one H200, at 1e8 rows where a size applies;"
+                " `met` compares riptide's median with the goal at that size only",
+                file=self.out,
+            )
+            if notes:
+                print("goals also ask: " + "; ".join(f"{name}: {note}" for name, note in notes), file=self.out)
+        if errors:
+            print("\nerrors:", file=self.out)
+            for name, lib, e in errors:
+                print(f"  {name} [{lib}]: {e}", file=self.out)
+
+
+# --- formatting ------------------------------------------------------------------------------------------------
+
+
+def fmt_seconds(s: float | None) -> str:
+    """``0.00021`` -> ``210 us``, ``0.0123`` -> ``12.3 ms``, ``2.5`` -> ``2.50 s``."""
+    if s is None:
+        return "-"
+    if s < 1e-3:
+        return f"{_sig3(s * 1e6)} us"
+    if s < 1.0:
+        return f"{_sig3(s * 1e3)} ms"
+    return f"{s:.2f} s"
+
+
+def _sig3(x: float) -> str:
+    return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+
+
+def fmt_count(n: int) -> str:
+    """``100_000_000`` -> ``1e8``; counts that are not a power of ten keep their digits: ``123,456``."""
+    if n >= 10 and 10 ** (len(str(n)) - 1) == n:
+        return f"1e{len(str(n)) - 1}"
+    return f"{n:,}"
+
+
+def _fmt_ratio(x: float | None) -> str:
+    return "" if x is None else f"{x:,.1f}x"
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "~"

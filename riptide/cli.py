@@ -1,0 +1,218 @@
+"""The ``riptide`` command: ``riptide info``, ``riptide demo`` and ``riptide bench``.
+
+Each command imports what it needs when it runs, so ``riptide --help`` stays quick.
+
+    riptide info                      # device, GPU, memory, versions
+    riptide demo --rows 1e6           # trips pipeline, riptide vs pandas
+    riptide bench --only 'sum,filter' --json bench.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["main", "build_parser", "parse_count"]
+
+
+def parse_count(text: str) -> int:
+    """A non-negative row count written ``1000000``, ``1_000_000`` or ``1e6``."""
+    try:
+        value = float(text) if any(c in text for c in ".eE") else int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a count: {text!r} (write e.g. 1000000, 1_000_000 or 1e6)") from None
+    if value < 0 or value != int(value):
+        raise argparse.ArgumentTypeError(f"a count must be a whole number >= 0, got {text!r}")
+    return int(value)
+
+
+def _positive(text: str) -> int:
+    value = parse_count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``riptide`` command."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--device",
+        choices=("auto", "gpu", "cpu"),
+        help="where riptide runs (default: $RIPTIDE_DEVICE, else auto: the GPU when CuPy finds one)",
+    )
+
+    parser = argparse.ArgumentParser(
+        prog="riptide",
+        description="riptide: the pandas API on the GPU (CuPy), with a NumPy fallback on the CPU.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    info = commands.add_parser("info", parents=[common], help="show the device, GPU, memory and versions")
+    info.add_argument("--json", action="store_true", help="print the raw device_info() as JSON")
+    info.set_defaults(run=_info)
+
+    demo = commands.add_parser(
+        "demo",
+        parents=[common],
+        help="clean a generated trips table with riptide and pandas; compare results and timings",
+    )
+    demo.add_argument("--rows", type=parse_count, default=10_000_000, help="trips to generate (default: 1e7)")
+    demo.add_argument("--seed", type=int, default=0, help="random seed of the generated data (default: 0)")
+    demo.add_argument("--no-pandas", action="store_true", help="run riptide only: no pandas timings, no check")
+    demo.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
+    demo.set_defaults(run=_demo)
+
+    bench = commands.add_parser(
+        "bench",
+        parents=[common],
+        help="time riptide against pandas and polars (benchmarks, not tests)",
+        description="Time riptide against pandas and polars; report speed-ups and bandwidth"
+        " against the device copy rate.",
+    )
+    bench.add_argument("--rows", type=parse_count, help="rows per case (default: 1e8 on a GPU, 1e7 on the CPU)")
+    bench.add_argument("--repeat", type=_positive, default=5, help="timed runs per case, median reported (default: 5)")
+    bench.add_argument("--warmup", type=parse_count, default=1, help="untimed runs before timing (default: 1)")
+    bench.add_argument("--calls", type=_positive, default=1000, help="calls per run of per-call cases (default: 1000)")
+    bench.add_argument("--seed", type=int, default=0, help="random seed of the data (default: 0)")
+    bench.add_argument("--only", metavar="CASES", help="comma-separated case names or globs, e.g. 'sum,*_pandas'")
+    bench.add_argument(
+        "--peers", default="pandas,polars", help="libraries to compare with, if installed (default: pandas,polars)"
+    )
+    bench.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    bench.add_argument("--list", action="store_true", help="list the cases and exit")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``riptide`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    args = build_parser().parse_args(argv)
+    if args.device:
+        from riptide import _config
+
+        _config.set_option("device", args.device)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+# --- commands ---------------------------------------------------------------------------------------------------
+
+
+def _info(args: argparse.Namespace) -> int:
+    from riptide import _device
+
+    info = _device.device_info()
+    if args.json:
+        import json
+
+        print(json.dumps(info, indent=2, default=str))
+    else:
+        print(format_info(info))
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from riptide.demo import run_demo
+
+    return run_demo(
+        args.rows,
+        seed=args.seed,
+        with_pandas=not args.no_pandas,
+        progress=False if args.no_progress else None,
+    )
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from riptide.benchmarks import harness
+
+    if args.list:
+        harness.list_cases()
+        return 0
+    try:
+        return harness.run_bench(
+            rows=args.rows,
+            repeat=args.repeat,
+            warmup=args.warmup,
+            calls=args.calls,
+            seed=args.seed,
+            only=args.only,
+            peers=[p.strip() for p in args.peers.split(",") if p.strip()],
+            json_path=args.json,
+        )
+    except KeyError as exc:  # --only matched nothing
+        print(f"riptide bench: error: {exc.args[0]}", file=sys.stderr)
+        return 2
+
+
+# --- info formatting -----------------------------------------------------------------------------------------------
+
+
+def format_info(info: dict[str, Any]) -> str:
+    """``device_info()`` as aligned lines: riptide and Python, device, GPU, memory, CUDA, library versions."""
+    import platform
+
+    shown = {"device", "device_option"}
+    lines = [("riptide", f"{_riptide_version()} (Python {platform.python_version()}, {platform.platform(terse=True)})")]
+    lines.append(("device", f"{info.get('device')} (option: {info.get('device_option')})"))
+    if info.get("gpu"):
+        gpu = str(info["gpu"])
+        if info.get("compute_capability"):
+            gpu += f", compute capability {info['compute_capability']}"
+        if info.get("gpu_count"):
+            gpu += f", {info['gpu_count']} device(s) visible"
+        lines.append(("gpu", gpu))
+        if "memory_total_bytes" in info:
+            limit = info.get("memory_limit")
+            lines.append(
+                (
+                    "memory",
+                    f"{_gib(info['memory_total_bytes'])} total, {_gib(info.get('memory_free_bytes'))} free,"
+                    f" pool limit {_gib(limit) if limit else 'none'}",
+                )
+            )
+        if "cuda_runtime" in info:
+            runtime, driver = _cuda_version(info["cuda_runtime"]), _cuda_version(info.get("cuda_driver"))
+            lines.append(("cuda", f"runtime {runtime}, driver {driver}"))
+        shown |= {"gpu", "compute_capability", "gpu_count", "memory_total_bytes", "memory_free_bytes", "memory_limit"}
+        shown |= {"cuda_runtime", "cuda_driver"}
+    else:
+        lines.append(("gpu", f"none: {info.get('why_no_gpu') or 'not requested'}"))
+        shown |= {"gpu", "why_no_gpu"}
+    libraries = [k for k in ("numpy", "pandas", "pyarrow", "cupy") if info.get(k)]
+    lines.append(("versions", ", ".join(f"{k} {info[k]}" for k in libraries)))
+    shown |= set(libraries)
+    lines += [(k, str(v)) for k, v in info.items() if k not in shown]
+    width = max(len(k) for k, _ in lines)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in lines)
+
+
+def _riptide_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("riptide")
+    except metadata.PackageNotFoundError:
+        import riptide
+
+        return str(getattr(riptide, "__version__", "(version unknown)"))
+
+
+def _gib(n: Any) -> str:
+    return "?" if n is None else f"{n / 2**30:,.1f} GiB"
+
+
+def _cuda_version(v: Any) -> str:
+    """CUDA's integer version (13000) as ``13.0``."""
+    if not isinstance(v, int):
+        return str(v)
+    return f"{v // 1000}.{(v % 1000) // 10}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

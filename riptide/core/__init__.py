@@ -1,0 +1,1 @@
+"""The columnar core: dtypes, column layouts, kernels and column-level operations."""

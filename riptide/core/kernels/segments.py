@@ -1,0 +1,41 @@
+"""Segmented layouts (strings, lists): map bytes to rows and gather variable-length rows.
+
+A segmented buffer is ``values`` cut by ``offsets`` (n+1 non-decreasing ints):
+row ``i`` is ``values[offsets[i]:offsets[i+1]]``.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+
+__all__ = ["row_of_each_element", "gather_segments"]
+
+
+def row_of_each_element(offsets: Any, xp: types.ModuleType) -> Any:
+    """For a segmented buffer of ``offsets[-1]`` elements, the row each element belongs to.
+
+    >>> row_of_each_element(np.array([0, 2, 2, 5]), np).tolist()
+    [0, 0, 2, 2, 2]
+    """
+    total = int(offsets[-1])  # one scalar read: the output size
+    positions = xp.arange(total, dtype=np.int64)
+    # side="right" skips empty rows: element k belongs to the last row starting at or before k.
+    return xp.searchsorted(offsets[1:], positions, side="right")
+
+
+def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.ModuleType) -> Any:
+    """Concatenate ``values[starts[r] : starts[r] + len_r]`` for each output row r.
+
+    ``new_offsets`` (n+1) are the output offsets, so ``len_r = new_offsets[r+1] - new_offsets[r]``.
+
+    >>> gather_segments(np.frombuffer(b"abcdef", np.uint8), np.array([4, 0]), np.array([0, 2, 5]), np).tobytes()
+    b'efabc'
+    """
+    if int(new_offsets[-1]) == 0:
+        return xp.zeros(0, dtype=values.dtype)
+    rows = row_of_each_element(new_offsets, xp)
+    source = starts[rows] + (xp.arange(rows.shape[0], dtype=np.int64) - new_offsets[:-1][rows])
+    return values[source]

@@ -1,0 +1,118 @@
+"""``astype`` for columns, with pandas' rules and errors.
+
+>>> import numpy as np
+>>> from riptide.core.column import NumericColumn
+>>> astype(NumericColumn(np.array([1.5, 2.0])), "int64").data.tolist()
+[1, 2]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riptide.core import dtypes
+from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column
+
+__all__ = ["astype", "decode_categorical"]
+
+
+def astype(column: Column, dtype: Any) -> Column:
+    """``column`` converted to ``dtype``; raises ValueError/TypeError as pandas does when it cannot."""
+    dtype = dtypes.normalize(dtype)
+    if isinstance(column, CategoricalColumn):
+        if dtypes.is_categorical(dtype) and dtype.categories is None:
+            return column
+        return astype(decode_categorical(column), dtype) if not dtypes.is_categorical(dtype) else _to_categorical(
+            decode_categorical(column), dtype
+        )
+    if dtypes.is_categorical(dtype):
+        return _to_categorical(column, dtype)
+    if dtypes.is_string(dtype):
+        return column if isinstance(column, StringColumn) else _through_host(column, dtype)
+    if isinstance(column, StringColumn):
+        return _through_host(column, dtype)
+    assert isinstance(column, NumericColumn)
+    return _numeric_astype(column, dtype)
+
+
+def decode_categorical(column: CategoricalColumn) -> Column:
+    """The categorical's values as a plain column (missing where the code is -1)."""
+    return column.categories.take_or_missing(column.codes.astype(np.int64))
+
+
+def _numeric_astype(column: NumericColumn, dtype: Any) -> Column:
+    xp = column.xp
+    source = column.dtype
+    if dtype == source:
+        return column.copy()
+    target_np = dtypes.to_numpy_dtype(dtype)
+    missing = column.isna() if column.can_hold_missing() else None
+    has_missing = missing is not None and bool(missing.any())  # one scalar read, needed to pick the error
+
+    if dtypes.is_masked(dtype):
+        data = column.data
+        if has_missing:
+            data = xp.where(missing, 0, data)
+        values = _convert_values(data, source, target_np, xp)
+        return NumericColumn(values, dtype, ~missing if has_missing else None)
+
+    if has_missing and target_np.kind in "iub":
+        if target_np.kind == "b" and not dtypes.is_masked(source) and source.kind == "f":
+            return NumericColumn(column.data.astype(bool))  # NaN is truthy, as in NumPy and pandas
+        what = "NA" if dtypes.is_masked(source) else ("NaT" if dtypes.is_datetimelike(source) else "non-finite values (NA or inf)")
+        raise ValueError(f"Cannot convert {what} to integer" if target_np.kind != "b" else f"Cannot convert {what} to bool")
+    if target_np.kind in "iu" and source.kind == "f" and not dtypes.is_masked(source):
+        if bool(xp.isinf(column.data).any()):
+            raise ValueError("Cannot convert non-finite values (NA or inf) to integer")
+
+    data = column.data
+    if dtypes.is_masked(source) and has_missing:
+        # A masked column going to a numpy dtype: missing rows become NaN (floats).
+        values = _convert_values(data, source, target_np, xp)
+        return NumericColumn(values, target_np).set_missing(missing) if target_np.kind == "f" else NumericColumn(values)
+    values = _convert_values(data, source, target_np, xp)
+    if target_np.kind in "mM" and missing is not None and has_missing:
+        values = xp.where(missing, dtypes.NAT, values)
+    elif target_np.kind == "f" and dtypes.is_datetimelike(source) and has_missing:
+        values = xp.where(missing, xp.nan, values)
+    return NumericColumn(values, target_np)
+
+
+def _convert_values(data: Any, source: Any, target: np.dtype, xp: Any) -> Any:
+    """Convert a value buffer between logical numpy dtypes (datetimes are int64 buffers)."""
+    src_np = dtypes.to_numpy_dtype(source)
+    if src_np.kind in "mM" and target.kind in "mM":
+        if src_np.kind != target.kind:
+            raise TypeError(f"Cannot cast {src_np} to {target}")
+        factor = _unit_ratio(src_np, target)
+        return data * int(factor) if factor >= 1 else data // int(round(1 / factor))
+    if target.kind in "mM":
+        if src_np.kind not in "iu":
+            raise TypeError(f"Cannot cast {src_np} to {target}")
+        return data.astype(np.int64)
+    if src_np.kind in "mM" and target.kind not in "iuf":
+        raise TypeError(f"Cannot cast {src_np} to {target}")
+    return data.astype(target)
+
+
+def _unit_ratio(source: np.dtype, target: np.dtype) -> float:
+    """How many target units one source unit holds (datetime64[s] -> [ms] is 1000)."""
+    one = np.array(1, dtype=source)
+    return float(one.astype(target).view(np.int64)) if source != target else 1.0
+
+
+def _to_categorical(column: Column, dtype: pd.CategoricalDtype) -> CategoricalColumn:
+    # Host path until device factorization lands with sorting (issue 3): categories are few,
+    # but the codes make one round trip through pandas here.
+    host = pd.Series(column.to_pandas_array()).astype(dtype)
+    return as_column(host, xp=column.xp)
+
+
+def _through_host(column: Column, dtype: Any) -> Column:
+    # Number <-> string conversion runs through pandas on the host for now; device parsing
+    # and formatting kernels arrive with the string work (issue 4).
+    host = pd.Series(column.to_pandas_array())
+    return as_column(host.astype(dtype), xp=column.xp)

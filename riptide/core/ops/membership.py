@@ -1,0 +1,86 @@
+"""``isin``: which rows of a column hold one of a set of values.
+
+Numbers use a sorted search on the device; strings and categoricals are factorized
+together with the values, so the set may be as large as the column.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from riptide.core import dtypes
+from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column
+
+__all__ = ["isin"]
+
+
+def isin(column: Column, values: Any) -> NumericColumn:
+    """Bool column: True where the row's value is in ``values`` (missing rows match a missing value).
+
+    >>> isin(NumericColumn(np.array([1, 2, 3])), [3, 1]).data.tolist()
+    [True, False, True]
+    """
+    from riptide.core.ops.cast import decode_categorical
+
+    xp = column.xp
+    if isinstance(column, CategoricalColumn):
+        column = decode_categorical(column)
+    wanted = _values_column(values, xp)
+    if isinstance(wanted, CategoricalColumn):
+        wanted = decode_categorical(wanted)
+    if column.size == 0:
+        return NumericColumn(xp.zeros(0, dtype=bool))
+    if wanted.size == 0:
+        return NumericColumn(xp.zeros(column.size, dtype=bool))
+    column_missing = column.isna()
+    wanted_has_missing = bool(wanted.isna().any())
+    if isinstance(column, StringColumn) != isinstance(wanted, StringColumn):
+        # Strings never equal numbers; only missing can match missing.
+        return NumericColumn(column_missing & wanted_has_missing)
+    if isinstance(column, StringColumn):
+        found = _isin_by_codes(column, wanted, xp)
+    else:
+        found = _isin_numeric(column, wanted, xp)
+    found = xp.where(column_missing, wanted_has_missing, found)
+    return NumericColumn(found)
+
+
+def _values_column(values: Any, xp: Any) -> Column:
+    from riptide.frame.index import Index
+    from riptide.frame.series import Series
+
+    if isinstance(values, Series):
+        return values._column
+    if isinstance(values, Index):
+        return values._as_column()
+    if isinstance(values, set | frozenset | dict):
+        values = list(values)
+    return as_column(values, xp=xp)
+
+
+def _isin_numeric(column: NumericColumn, wanted: Column, xp: Any) -> Any:
+    if not isinstance(wanted, NumericColumn):
+        return xp.zeros(column.size, dtype=bool)
+    if dtypes.is_datetimelike(column.dtype) != dtypes.is_datetimelike(wanted.dtype):
+        return xp.zeros(column.size, dtype=bool)
+    keep = ~wanted.isna()
+    table = wanted.data[keep] if wanted.can_hold_missing() else wanted.data
+    if dtypes.is_datetimelike(column.dtype) and wanted.dtype != column.dtype:
+        from riptide.core.ops.cast import astype
+
+        converted = astype(NumericColumn(table, wanted.dtype), column.dtype)
+        table = converted.data
+    return xp.isin(column.data, table)
+
+
+def _isin_by_codes(column: Column, wanted: Column, xp: Any) -> Any:
+    from riptide.core.column.build import concat_columns
+    from riptide.core.kernels.factorize import factorize
+
+    codes, n = factorize(concat_columns([column, wanted]))
+    own, theirs = codes[: column.size], codes[column.size :]
+    present = xp.zeros(n + 1, dtype=bool)
+    present[theirs[theirs >= 0]] = True
+    return present[xp.where(own >= 0, own, n)]

@@ -1,0 +1,173 @@
+"""The demo's pipeline: named steps written once against the pandas API.
+
+Each step is a plain function ``fn(pd, trips)`` where ``pd`` is the DataFrame
+library to run with — the :mod:`pandas` module or :mod:`riptide` — and
+``trips`` is the :class:`Trips` state the steps read and update. Steps run in
+registration order; a later stage (I/O, groupby, join, ML, graph) joins the
+demo by registering more steps with :func:`step`, in this module or in one it
+imports.
+
+>>> [s.name for s in STEPS][:3]
+['load', 'nulls', 'duration']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Step", "Trips", "STEPS", "step", "AIRPORT_ZONES", "DESCRIBED"]
+
+AIRPORT_ZONES = [1, 132, 138]  # Newark, JFK, LaGuardia
+DESCRIBED = ["trip_distance", "duration_min", "speed_mph", "fare_amount", "tip_pct"]
+
+
+@dataclass
+class Trips:
+    """The pipeline's state: host input columns in, a cleaned frame and its figures out."""
+
+    source: dict[str, np.ndarray]
+    df: Any = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    describe: Any = None
+
+
+StepFn = Callable[[ModuleType, Trips], None]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named, timed step of the demo."""
+
+    name: str
+    stage: str
+    run: StepFn
+
+    @property
+    def doc(self) -> str:
+        """The first line of the step function's docstring."""
+        doc = (self.run.__doc__ or "").strip()
+        return doc.splitlines()[0] if doc else ""
+
+
+STEPS: list[Step] = []
+
+
+def step(name: str, *, stage: str) -> Callable[[StepFn], StepFn]:
+    """Register ``fn(pd, trips)`` as the demo's next step, named ``name``; ``stage`` groups steps (load, clean, ...)."""
+
+    def register(fn: StepFn) -> StepFn:
+        if any(s.name == name for s in STEPS):
+            msg = f"a demo step named {name!r} is already registered"
+            raise ValueError(msg)
+        STEPS.append(Step(name, stage, fn))
+        return fn
+
+    return register
+
+
+# --- load ---------------------------------------------------------------------------------------------------
+
+
+@step("load", stage="load")
+def load(pd: ModuleType, t: Trips) -> None:
+    """Build the frame from the host columns.
+
+    For riptide on a GPU this is the host-to-device copy (strings included).
+    """
+    t.df = pd.DataFrame(t.source)
+
+
+# --- clean ----------------------------------------------------------------------------------------------------
+
+
+@step("nulls", stage="clean")
+def handle_nulls(pd: ModuleType, t: Trips) -> None:
+    """dropna payment type; fillna and clip passengers.
+
+    Trips without a payment type are dropped; a missing passenger count becomes 1, counts are clipped to 1..6
+    and stored as int64.
+    """
+    df = t.df.dropna(subset=["payment_type"])
+    df["passenger_count"] = df["passenger_count"].fillna(1).clip(1, 6).astype("int64")
+    t.df = df
+
+
+@step("duration", stage="clean")
+def add_duration(pd: ModuleType, t: Trips) -> None:
+    """Duration in minutes from datetime subtraction.
+
+    dropoff - pickup is timedelta64[ns]; as int64 nanoseconds over 60e9 it is minutes.
+    """
+    df = t.df
+    df["duration_min"] = (df["dropoff"] - df["pickup"]).astype("int64") / 60e9
+
+
+@step("filter", stage="clean")
+def filter_valid(pd: ModuleType, t: Trips) -> None:
+    """Filter: distance, fare, duration and zone bounds.
+
+    Keeps plausible trips: distance > 0, fare in [2.5, 500], 0 < duration < 4 h, known zones (1..263).
+    """
+    df = t.df
+    ok = (df["trip_distance"] > 0) & df["fare_amount"].between(2.5, 500)
+    ok &= (df["duration_min"] > 0) & (df["duration_min"] < 240)
+    ok &= df["PULocationID"].between(1, 263) & df["DOLocationID"].between(1, 263)
+    t.df = df[ok]
+
+
+# --- features -------------------------------------------------------------------------------------------------
+
+
+@step("features", stage="features")
+def add_features(pd: ModuleType, t: Trips) -> None:
+    """Speed, tip %, airport flag, fare per mile, total.
+
+    Arithmetic, abs, where/mask, clip, isin, round and assign.
+    """
+    df = t.df
+    df["tip_amount"] = df["tip_amount"].abs()
+    speed = df["trip_distance"] / (df["duration_min"] / 60)
+    df["speed_mph"] = speed.where(speed < 100)  # faster than 100 mph: a bad clock, not a fast cab
+    tip_pct = (100 * df["tip_amount"] / df["fare_amount"]).clip(0, 100)
+    df["tip_pct"] = tip_pct.mask(df["payment_type"] != "card")  # tips are only recorded for cards
+    df["airport"] = df["PULocationID"].isin(AIRPORT_ZONES) | df["DOLocationID"].isin(AIRPORT_ZONES)
+    t.df = df.assign(
+        fare_per_mile=(df["fare_amount"] / df["trip_distance"]).round(2),
+        total_amount=df["fare_amount"] + df["tip_amount"],
+    )
+
+
+# --- reduce ---------------------------------------------------------------------------------------------------
+
+
+@step("summary", stage="reduce")
+def summarize(pd: ModuleType, t: Trips) -> None:
+    """Reductions: len, sum, mean, std, max, count.
+
+    Also a mean of a boolean Series and a mean over a boolean-filtered Series.
+    """
+    df = t.df
+    t.summary = {
+        "trips": len(df),
+        "passengers": df["passenger_count"].sum(),
+        "total distance (mi)": df["trip_distance"].sum(),
+        "mean fare ($)": df["fare_amount"].mean(),
+        "fare std ($)": df["fare_amount"].std(),
+        "max fare ($)": df["fare_amount"].max(),
+        "mean fare, > 10 mi ($)": df["fare_amount"][df["trip_distance"] > 10].mean(),
+        "mean tip, card (%)": df["tip_pct"].mean(),
+        "card share": (df["payment_type"] == "card").mean(),
+        "airport trips": df["airport"].sum(),
+        "trips with a speed": df["speed_mph"].count(),
+    }
+
+
+@step("describe", stage="reduce")
+def describe(pd: ModuleType, t: Trips) -> None:
+    """describe() of distance, duration, speed, fare, tip %."""
+    t.describe = t.df[DESCRIBED].describe()

@@ -1,0 +1,270 @@
+"""Run the demo pipeline with riptide and with pandas, time each step, check they agree, print a report."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, TextIO
+
+import numpy as np
+
+from riptide.benchmarks.harness import fmt_seconds
+from riptide.demo.data import make_trips
+from riptide.demo.pipeline import STEPS, Step, Trips
+from riptide.demo.progress import Progress
+
+__all__ = ["run_demo", "run_pipeline", "PipelineRun", "compare"]
+
+WARMUP_ROWS = 10_000
+RTOL = 1e-9
+
+
+@dataclass
+class PipelineRun:
+    """One library's pass over the steps: per-step seconds, the final state, and the first failure if any."""
+
+    library: str
+    trips: Trips
+    seconds: dict[str, float] = field(default_factory=dict)
+    failed_step: str | None = None
+    error: BaseException | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def run_pipeline(
+    lib: ModuleType,
+    source: dict[str, np.ndarray],
+    steps: Sequence[Step] = STEPS,
+    *,
+    library: str | None = None,
+    sync: Callable[[], None] = lambda: None,
+    progress: Progress | None = None,
+) -> PipelineRun:
+    """Run ``steps`` in order with ``lib``; ``sync`` is called before each clock read.
+
+    A step that raises ends the run: the error and the step are recorded, the remaining steps are not run.
+    """
+    library = library or lib.__name__
+    run = PipelineRun(library, Trips(source))
+    for s in steps:
+        with progress.step(f"{library}: {s.name}") if progress else contextlib.nullcontext():
+            sync()
+            start = time.perf_counter()
+            try:
+                s.run(lib, run.trips)
+                sync()
+            except Exception as exc:  # reported, not raised: the other library's run still tells something
+                run.failed_step, run.error = s.name, exc
+                return run
+            run.seconds[s.name] = time.perf_counter() - start
+    return run
+
+
+def run_demo(
+    rows: int = 10_000_000,
+    *,
+    seed: int = 0,
+    with_pandas: bool = True,
+    progress: bool | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Generate ``rows`` trips, run the pipeline with riptide (and pandas), print the report; return an exit code.
+
+    The exit code is 0 when every step ran and riptide agrees with pandas, else 1.
+    """
+    import pandas
+
+    import riptide
+    from riptide import _device
+
+    out = out or sys.stdout
+    steps = list(STEPS)
+    libraries: list[tuple[str, ModuleType, Callable[[], None]]] = [("riptide", riptide, _device.synchronize)]
+    if with_pandas:
+        libraries.append(("pandas", pandas, lambda: None))
+
+    print(f"riptide demo: {rows:,} trips on {_device_label(_device)}, seed {seed}", file=out)
+    bar = Progress(total=1 + len(libraries) * (len(steps) + 1), enabled=progress)
+
+    with bar.step("generate trips (NumPy, host)"):
+        start = time.perf_counter()
+        source = make_trips(rows, seed=seed)
+        generate_s = time.perf_counter() - start
+    print(f"generated {rows:,} trips on the host in {fmt_seconds(generate_s)}", file=out)
+
+    runs: dict[str, PipelineRun] = {}
+    for name, lib, sync in libraries:
+        # a small warm-up pass first, so first-call costs (kernel compilation, lazy imports) stay out of the timings
+        with bar.step(f"{name}: warm-up"):
+            run_pipeline(lib, _head(source, WARMUP_ROWS), steps, library=name, sync=sync)
+        runs[name] = run_pipeline(lib, source, steps, library=name, sync=sync, progress=bar)
+
+    mine = runs["riptide"]
+    theirs = runs.get("pandas")
+    _print_results(mine, theirs, out)
+    _print_timings(steps, runs, min(rows, WARMUP_ROWS), out)
+    return _print_verdict(mine, theirs, out)
+
+
+# --- checking -------------------------------------------------------------------------------------------------
+
+
+def compare(mine: Trips, theirs: Trips, rtol: float = RTOL) -> list[str]:
+    """Differences between riptide's and pandas' results (frame, summary, describe); empty when they agree."""
+    import pandas
+
+    problems = []
+    for what, left, right in (("result frame", mine.df, theirs.df), ("describe()", mine.describe, theirs.describe)):
+        try:
+            pandas.testing.assert_frame_equal(_to_pandas(left), right, check_exact=False, rtol=rtol, atol=0.0)
+        except AssertionError as exc:
+            problems.append(f"{what}: {_first_lines(str(exc), 6)}")
+    for key, want in theirs.summary.items():
+        got = mine.summary.get(key)
+        if not _close(got, want, rtol):
+            problems.append(f"summary {key!r}: riptide {got!r}, pandas {want!r}")
+    return problems
+
+
+def _close(got: Any, want: Any, rtol: float) -> bool:
+    try:
+        got, want = float(got), float(want)
+    except (TypeError, ValueError):
+        return False
+    return (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=rtol, abs_tol=0.0)
+
+
+def _to_pandas(obj: Any) -> Any:
+    return obj.to_pandas() if hasattr(obj, "to_pandas") else obj
+
+
+# --- report ---------------------------------------------------------------------------------------------------
+
+
+def _print_results(mine: PipelineRun, theirs: PipelineRun | None, out: TextIO) -> None:
+    for run in (mine, theirs):
+        if run is not None and not run.ok:
+            error = f"{type(run.error).__name__}: {run.error}"
+            print(f"\n{run.library} failed at step {run.failed_step!r}: {error}", file=out)
+    shown = mine if mine.ok else theirs
+    if shown is None or not shown.ok:
+        return
+    df = shown.trips.df
+    print(f"\nresult ({shown.library}): {len(df):,} rows x {len(df.columns)} columns", file=out)
+    print(df.head(), file=out)
+
+    print("\nsummary", file=out)
+    keys = list(shown.trips.summary)
+    header = [""] + [r.library for r in (mine, theirs) if r is not None and r.ok]
+    table = [header]
+    for key in keys:
+        table.append([key] + [_fmt_value(r.trips.summary[key]) for r in (mine, theirs) if r is not None and r.ok])
+    _print_table(table, out)
+
+    print(f"\ndescribe() ({shown.library})", file=out)
+    print(shown.trips.describe, file=out)
+
+
+def _print_timings(steps: Sequence[Step], runs: dict[str, PipelineRun], warmup_rows: int, out: TextIO) -> None:
+    names = list(runs)
+    print(f"\ntimings (device synchronized; one run, after a warm-up on {warmup_rows:,} rows)", file=out)
+    table = [["step", "what"] + names + (["speed-up"] if "pandas" in runs else [])]
+    for s in steps:
+        row = [s.name, _shorten(s.doc, 50)] + [fmt_seconds(runs[n].seconds.get(s.name)) for n in names]
+        if "pandas" in runs:
+            row.append(_fmt_speedup(runs["pandas"].seconds.get(s.name), runs["riptide"].seconds.get(s.name)))
+        table.append(row)
+    totals = {n: sum(runs[n].seconds.values()) if runs[n].ok else None for n in names}
+    row = ["total", ""] + [fmt_seconds(totals[n]) for n in names]
+    if "pandas" in runs:
+        row.append(_fmt_speedup(totals["pandas"], totals["riptide"]))
+    table.append(row)
+    _print_table(table, out, left=2, rule_before_last=True)
+
+
+def _print_verdict(mine: PipelineRun, theirs: PipelineRun | None, out: TextIO) -> int:
+    if not mine.ok or (theirs is not None and not theirs.ok):
+        print("\ncheck: not compared, a pipeline failed (see above)", file=out)
+        return 1
+    if theirs is None:
+        print("\ncheck: skipped (--no-pandas)", file=out)
+        return 0
+    problems = compare(mine.trips, theirs.trips)
+    if problems:
+        print("\ncheck: riptide and pandas DISAGREE", file=out)
+        for p in problems:
+            print("  - " + p.replace("\n", "\n    "), file=out)
+        return 1
+    df = theirs.trips.df
+    print(
+        f"\ncheck: riptide and pandas agree ({len(df):,} rows x {len(df.columns)} columns, summary and describe(),"
+        f" rtol {RTOL:g})",
+        file=out,
+    )
+    return 0
+
+
+def _print_table(rows: list[list[str]], out: TextIO, *, left: int = 1, rule_before_last: bool = False) -> None:
+    """Print ``rows`` (the first is the header) as columns: the first ``left`` aligned left, the rest right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+
+    def line(r: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+
+    print(line(rows[0]), file=out)
+    print("  ".join("-" * w for w in widths), file=out)
+    for i, r in enumerate(rows[1:], start=1):
+        if rule_before_last and i == len(rows) - 1:
+            print("  ".join("-" * w for w in widths), file=out)
+        print(line(r), file=out)
+
+
+# --- small helpers --------------------------------------------------------------------------------------------
+
+
+def _device_label(device: ModuleType) -> str:
+    info = device.device_info()
+    if info["device"] == "gpu":
+        return f"gpu ({info.get('gpu')})"
+    return "cpu (NumPy)"
+
+
+def _head(source: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
+    return {k: v[:n] for k, v in source.items()}
+
+
+def _fmt_speedup(slow: float | None, fast: float | None) -> str:
+    if slow is None or not fast:
+        return "-"
+    return f"{slow / fast:.1f}x"
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, bool | np.bool_):
+        return str(bool(v))
+    if isinstance(v, int | np.integer):
+        return f"{int(v):,}"
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if f.is_integer() and abs(f) < 1e15:
+        return f"{f:,.0f}"
+    return f"{f:,.2f}" if abs(f) >= 100 else f"{f:,.4f}"
+
+
+def _shorten(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3].rstrip() + "..."
+
+
+def _first_lines(text: str, n: int) -> str:
+    lines = text.strip().splitlines()
+    return "\n".join(lines[:n] + (["..."] if len(lines) > n else []))

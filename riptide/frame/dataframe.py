@@ -1,0 +1,1051 @@
+"""DataFrame: named columns sharing one row index — pandas' ``DataFrame`` API over device columns.
+
+Column labels are host metadata (a dict from label to Column, in order); the rows live
+on the device. Operations loop over columns, never over rows.
+
+>>> import riptide as rt
+>>> df = rt.DataFrame({"a": [1, 2, 3], "b": [0.5, None, 1.5]})
+>>> df[df.a > 1].shape
+(2, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riptide import _device
+from riptide.core import dtypes
+from riptide.core.column import Column, NumericColumn, as_column, full, is_scalar
+from riptide.core.ops import cast, missing, reduce, scan
+from riptide.frame import indexing
+from riptide.frame.index import Index, as_index, default_index
+from riptide.frame.series import Series, _align, _drop_positions, _names_match
+
+__all__ = ["DataFrame"]
+
+_NO_DEFAULT = object()
+
+
+class DataFrame:
+    """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
+
+    Parameters
+    ----------
+    data : dict of array-likes, list of dicts, 2-D array, pandas DataFrame, pyarrow Table or DataFrame
+    index : array-like or Index, optional
+    columns : list of labels, optional
+        Selects (dict input) or names (2-D input) the columns.
+    dtype : dtype, optional
+        Applied to every column.
+    copy : bool, optional
+    """
+
+    __slots__ = ("_data", "_index", "__weakref__")
+
+    def __init__(self, data: Any = None, index: Any = None, columns: Any = None, dtype: Any = None,
+                 copy: bool | None = None):  # fmt: skip
+        columns_data, data_index = _columns_from(data, columns, dtype)
+        if index is not None:
+            index = as_index(index)
+            if data_index is not None and isinstance(data, pd.DataFrame | DataFrame | dict):
+                frame = DataFrame._from_columns(columns_data, data_index)
+                columns_data = {k: v._column for k, v in frame.reindex(index).items()} if _needs_reindex(
+                    data_index, index) else columns_data  # fmt: skip
+            data_index = index
+        n_rows = _common_length(columns_data, data_index)
+        if data_index is None:
+            data_index = default_index(n_rows)
+        elif len(data_index) != n_rows and columns_data:
+            raise ValueError(f"Length of values ({n_rows}) does not match length of index ({len(data_index)})")
+        if copy:
+            columns_data = {k: c.copy() for k, c in columns_data.items()}
+        self._data: dict[Hashable, Column] = columns_data
+        self._index = data_index
+
+    @classmethod
+    def _from_columns(cls, columns: dict[Hashable, Column], index: Index) -> DataFrame:
+        frame = object.__new__(cls)
+        frame._data = columns
+        frame._index = index
+        return frame
+
+    def _with_columns(self, columns: dict[Hashable, Column], index: Index | None = None) -> DataFrame:
+        return DataFrame._from_columns(columns, self._index if index is None else index)
+
+    def _map_columns(self, fn: Callable[[Column], Column]) -> DataFrame:
+        return self._with_columns({label: fn(column) for label, column in self._data.items()})
+
+    # --- facts ---------------------------------------------------------------------------
+    @property
+    def index(self) -> Index:
+        return self._index
+
+    @index.setter
+    def index(self, value: Any) -> None:
+        new_index = as_index(value)
+        if len(new_index) != len(self):
+            raise ValueError(f"Length mismatch: Expected axis has {len(self)} elements, new values have "
+                             f"{len(new_index)} elements")  # fmt: skip
+        self._index = new_index
+
+    @property
+    def columns(self) -> pd.Index:
+        return pd.Index(list(self._data.keys()), dtype=object if not self._data else None)
+
+    @columns.setter
+    def columns(self, labels: Any) -> None:
+        labels = list(labels)
+        if len(labels) != len(self._data):
+            raise ValueError(f"Length mismatch: Expected axis has {len(self._data)} elements, new values have "
+                             f"{len(labels)} elements")  # fmt: skip
+        self._data = dict(zip(labels, self._data.values()))
+
+    @property
+    def dtypes(self) -> pd.Series:
+        return pd.Series({label: column.dtype for label, column in self._data.items()}, dtype=object)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self._index), len(self._data))
+
+    @property
+    def size(self) -> int:
+        rows, cols = self.shape
+        return rows * cols
+
+    @property
+    def ndim(self) -> int:
+        return 2
+
+    @property
+    def empty(self) -> bool:
+        return 0 in self.shape
+
+    @property
+    def axes(self) -> list[Any]:
+        return [self._index, self.columns]
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __contains__(self, label: Any) -> bool:
+        return label in self._data
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self._data)
+
+    def keys(self) -> pd.Index:
+        return self.columns
+
+    def items(self) -> Iterator[tuple[Hashable, Series]]:
+        for label in self._data:
+            yield label, self._column_series(label)
+
+    def __bool__(self) -> bool:
+        raise ValueError("The truth value of a DataFrame is ambiguous. Use a.empty, a.bool(), a.item(), a.any() or "
+                         "a.all().")  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _column_series(self, label: Hashable) -> Series:
+        return Series._from_column(self._data[label], self._index, label)
+
+    # --- conversion ----------------------------------------------------------------------
+    def to_pandas(self) -> pd.DataFrame:
+        arrays = {label: column.to_pandas_array() for label, column in self._data.items()}
+        index = self._index.to_pandas()
+        if not arrays:
+            return pd.DataFrame(index=index)
+        frame = pd.DataFrame(arrays, index=index, copy=False)
+        if list(frame.columns) != list(self._data):  # labels like 0 and "0" or duplicates keep their order
+            frame.columns = list(self._data)
+        return frame
+
+    def to_arrow(self, preserve_index: bool | None = None) -> Any:
+        import pyarrow as pa
+
+        arrays = [column.to_arrow() for column in self._data.values()]
+        names = [str(label) for label in self._data]
+        return pa.Table.from_arrays(arrays, names=names)
+
+    def to_numpy(self, dtype: Any = None, copy: bool = False, na_value: Any = _NO_DEFAULT) -> np.ndarray:
+        kwargs = {} if na_value is _NO_DEFAULT else {"na_value": na_value}
+        return self.to_pandas().to_numpy(dtype=dtype, copy=copy, **kwargs)
+
+    def to_cupy(self, dtype: Any = None) -> Any:
+        """A 2-D CuPy array (rows x columns) of numeric columns, built on the device."""
+        import cupy
+
+        arrays = [Series._from_column(c).to_cupy(dtype) for c in self._data.values()]
+        if not arrays:
+            return cupy.zeros((len(self), 0), dtype=dtype or np.float64)
+        return cupy.stack(arrays, axis=1)
+
+    @property
+    def values(self) -> Any:
+        """A 2-D array of the values: CuPy for numeric frames on the GPU, else NumPy."""
+        if self._data and all(isinstance(c, NumericColumn) and not dtypes.is_masked(c.dtype) and not
+                              dtypes.is_datetimelike(c.dtype) for c in self._data.values()):  # fmt: skip
+            xp = next(iter(self._data.values())).xp
+            return xp.stack([c.data for c in self._data.values()], axis=1) if len(self) else xp.zeros(
+                (0, len(self._data)), dtype=np.result_type(*[c.data.dtype for c in self._data.values()]))
+        return self.to_numpy()
+
+    def to_dict(self, orient: str = "dict") -> Any:
+        return self.to_pandas().to_dict(orient=orient)
+
+    # --- display -------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        from riptide.frame import display
+
+        return display.frame_repr(self)
+
+    def _repr_html_(self) -> str:
+        from riptide.frame import display
+
+        return display.frame_html(self)
+
+    def info(self, verbose: bool | None = None, buf: Any = None, memory_usage: bool | None = None) -> None:
+        from riptide.frame import display
+
+        display.info(self, buf)
+
+    def describe(self, percentiles: Any = None, include: Any = None, exclude: Any = None) -> DataFrame:
+        from riptide.frame import describe
+
+        return describe.describe_frame(self, percentiles, include, exclude)
+
+    def memory_usage(self, index: bool = True, deep: bool = False) -> pd.Series:
+        usage = {label: column.nbytes for label, column in self._data.items()}
+        if index:
+            usage = {"Index": self._index.nbytes, **usage}
+        return pd.Series(usage, dtype=np.int64)
+
+    # --- column access -------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Series:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        data = object.__getattribute__(self, "_data")
+        if name in data:
+            return self._column_series(name)
+        raise AttributeError(f"'DataFrame' object has no attribute '{name}'")
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | {c for c in self._data if isinstance(c, str) and c.isidentifier()})
+
+    def __getitem__(self, key: Any) -> Any:
+        key = indexing.callable_key(key, self)
+        if isinstance(key, Series) and indexing._is_bool_array(key):
+            return self._select_rows(indexing.loc_rows(key, self._index, self._xp()))
+        if isinstance(key, slice):
+            if all(b is None or isinstance(b, int | np.integer) for b in (key.start, key.stop, key.step)):
+                return self._select_rows(indexing.iloc_rows(key, len(self), self._xp()))
+            return self._select_rows(indexing.loc_rows(key, self._index, self._xp()))
+        if indexing._is_bool_array(key) or (isinstance(key, list) and key and
+                                            all(isinstance(k, bool | np.bool_) for k in key)):  # fmt: skip
+            return self._select_rows(indexing.RowSelection(positions=indexing.positions_from_key(
+                key, len(self), self._xp())))  # fmt: skip
+        if is_scalar(key) or isinstance(key, tuple):
+            if key not in self._data:
+                raise KeyError(key)
+            return self._column_series(key)
+        labels = list(key.tolist() if hasattr(key, "tolist") else key)
+        return self._select_columns(labels)
+
+    def _select_columns(self, labels: list[Hashable]) -> DataFrame:
+        absent = [label for label in labels if label not in self._data]
+        if absent:
+            if len(absent) == len(labels):
+                raise KeyError(f"None of [{pd.Index(labels)}] are in the [columns]")
+            raise KeyError(f"{absent} not in index")
+        return self._with_columns({label: self._data[label] for label in labels})
+
+    def _select_rows(self, selection: indexing.RowSelection) -> DataFrame:
+        return DataFrame._from_columns({label: selection.apply_column(column) for label, column in self._data.items()},
+                                       selection.apply_index(self._index))  # fmt: skip
+
+    def _xp(self) -> Any:
+        if self._data:
+            return next(iter(self._data.values())).xp
+        return self._index._namespace
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if isinstance(key, DataFrame) or (isinstance(key, Series) and indexing._is_bool_array(key)):
+            if isinstance(key, DataFrame):
+                self._set_where(key, value)
+                return
+            self._loc_set((key, slice(None)), value)
+            return
+        if isinstance(key, list):
+            values = value if isinstance(value, DataFrame) else None
+            for i, label in enumerate(key):
+                self[label] = values.iloc[:, i] if values is not None else value
+            return
+        self._data = {**self._data, key: self._column_for(value)}
+
+    def _column_for(self, value: Any) -> Column:
+        """A column of this frame's length from a Series (aligned), array or scalar."""
+        n = len(self)
+        if isinstance(value, Series):
+            if not (value._index is self._index or value._index.equals(self._index)):
+                value = value.reindex(self._index)
+            return value._column
+        if isinstance(value, DataFrame):
+            raise ValueError("Cannot set a DataFrame with multiple columns to the single column")
+        if is_scalar(value):
+            return full(n, value, xp=self._xp())
+        column = as_column(value, xp=self._xp())
+        if column.size != n and not (n == 0 and not self._data):
+            raise ValueError(f"Length of values ({column.size}) does not match length of index ({n})")
+        if n == 0 and not self._data:
+            self._index = default_index(column.size, column.xp)
+        return column
+
+    def _set_where(self, cond: DataFrame, value: Any) -> None:
+        result = self.mask(cond, value)
+        self._data = result._data
+
+    def __delitem__(self, key: Hashable) -> None:
+        if key not in self._data:
+            raise KeyError(key)
+        self._data = {k: v for k, v in self._data.items() if k != key}
+
+    def pop(self, item: Hashable) -> Series:
+        result = self[item]
+        del self[item]
+        return result
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    @property
+    def iloc(self) -> indexing.ILocIndexer:
+        return indexing.ILocIndexer(self)
+
+    @property
+    def loc(self) -> indexing.LocIndexer:
+        return indexing.LocIndexer(self)
+
+    def _split_key(self, key: Any) -> tuple[Any, Any]:
+        if isinstance(key, tuple):
+            if len(key) != 2:
+                raise pd.errors.IndexingError("Too many indexers")
+            return key
+        return key, slice(None)
+
+    def _column_positions(self, key: Any) -> list[int] | int:
+        labels = list(self._data)
+        n = len(labels)
+        if isinstance(key, int | np.integer) and not isinstance(key, bool):
+            if not -n <= key < n:
+                raise IndexError("single positional indexer is out-of-bounds")
+            return int(key) % n
+        if isinstance(key, slice):
+            return list(range(n))[key]
+        array = np.asarray(key.tolist() if hasattr(key, "tolist") else key)
+        if array.dtype == bool:
+            if len(array) != n:
+                raise IndexError(f"Boolean index has wrong length: {len(array)} instead of {n}")
+            return list(np.flatnonzero(array))
+        if array.size and (array.min() < -n or array.max() >= n):
+            raise IndexError("positional indexers are out-of-bounds")
+        return [int(i) % n for i in array]
+
+    def _column_labels(self, key: Any) -> list[Hashable] | Hashable:
+        if isinstance(key, slice):
+            labels = list(self._data)
+            if key.start is None and key.stop is None:
+                return labels[:: key.step or 1]
+            columns = self.columns
+            start = 0 if key.start is None else columns.get_loc(key.start)
+            stop = len(labels) if key.stop is None else columns.get_loc(key.stop) + 1
+            return labels[start:stop : key.step or 1]
+        if is_scalar(key) or isinstance(key, tuple):
+            if key not in self._data:
+                raise KeyError(key)
+            return key
+        if indexing._is_bool_array(key) or (isinstance(key, list) and key and all(isinstance(k, bool) for k in key)):
+            mask = np.asarray(key.to_numpy() if hasattr(key, "to_numpy") else key, dtype=bool)
+            return [label for label, keep in zip(self._data, mask) if keep]
+        labels = list(key.tolist() if hasattr(key, "tolist") else key)
+        absent = [label for label in labels if label not in self._data]
+        if absent:
+            raise KeyError(f"{absent} not in index")
+        return labels
+
+    def _finish_selection(self, rows: indexing.RowSelection, columns: Any) -> Any:
+        if isinstance(columns, list):
+            frame = self._with_columns({label: self._data[label] for label in columns})
+            if rows.scalar:
+                from riptide.frame.describe import row_as_series
+
+                return row_as_series(frame._select_rows(rows), self._index[rows.slice.start])
+            return frame._select_rows(rows)
+        series = self._column_series(columns)
+        return series._select(rows)
+
+    def _iloc_get(self, key: Any) -> Any:
+        rows_key, cols_key = self._split_key(indexing.callable_key(key, self))
+        rows = indexing.iloc_rows(rows_key, len(self), self._xp())
+        positions = self._column_positions(cols_key)
+        labels = list(self._data)
+        columns = labels[positions] if isinstance(positions, int) else [labels[p] for p in positions]
+        return self._finish_selection(rows, columns)
+
+    def _loc_get(self, key: Any) -> Any:
+        rows_key, cols_key = self._split_key(indexing.callable_key(key, self))
+        rows = indexing.loc_rows(rows_key, self._index, self._xp())
+        return self._finish_selection(rows, self._column_labels(cols_key))
+
+    def _set_rows(self, rows: indexing.RowSelection, labels: list[Hashable], value: Any) -> None:
+        updated = dict(self._data)
+        for i, label in enumerate(labels):
+            if isinstance(value, DataFrame):
+                column_value: Any = value.iloc[:, i]
+            elif not is_scalar(value) and np.ndim(value) == 2:
+                column_value = np.asarray(value)[:, i]
+            else:
+                column_value = value
+            if isinstance(column_value, Series):
+                column_value = column_value._column
+            if label not in updated:  # .loc can create a column: missing outside the selected rows
+                base = full(len(self), None, _fill_dtype(column_value), xp=self._xp())
+                updated[label] = indexing.set_rows(base, rows, column_value)
+                continue
+            updated[label] = indexing.set_rows(updated[label], rows, column_value)
+        self._data = updated
+
+    def _iloc_set(self, key: Any, value: Any) -> None:
+        rows_key, cols_key = self._split_key(key)
+        rows = indexing.iloc_rows(rows_key, len(self), self._xp())
+        positions = self._column_positions(cols_key)
+        labels = list(self._data)
+        chosen = [labels[positions]] if isinstance(positions, int) else [labels[p] for p in positions]
+        self._set_rows(rows, chosen, value)
+
+    def _loc_set(self, key: Any, value: Any) -> None:
+        rows_key, cols_key = self._split_key(key)
+        rows = indexing.loc_rows(rows_key, self._index, self._xp())
+        if (is_scalar(cols_key) or isinstance(cols_key, tuple)) and cols_key not in self._data:
+            labels: list[Hashable] = [cols_key]
+        else:
+            selected = self._column_labels(cols_key)
+            labels = selected if isinstance(selected, list) else [selected]
+        self._set_rows(rows, labels, value)
+
+    # --- structure -----------------------------------------------------------------------
+    def copy(self, deep: bool = True) -> DataFrame:
+        return self._map_columns(lambda c: c.copy()) if deep else self._with_columns(dict(self._data))
+
+    def head(self, n: int = 5) -> DataFrame:
+        return self.iloc[:n]
+
+    def tail(self, n: int = 5) -> DataFrame:
+        return self.iloc[len(self):] if n == 0 else self.iloc[-n:]
+
+    def assign(self, **kwargs: Any) -> DataFrame:
+        result = self.copy(deep=False)
+        for label, value in kwargs.items():
+            result[label] = value(result) if callable(value) else value
+        return result
+
+    def insert(self, loc: int, column: Hashable, value: Any, allow_duplicates: bool = False) -> None:
+        if column in self._data and not allow_duplicates:
+            raise ValueError(f"cannot insert {column}, already exists")
+        if not isinstance(loc, int | np.integer) or not 0 <= loc <= len(self._data):
+            raise IndexError(f"index {loc} is out of bounds for axis 0 with size {len(self._data)}")
+        new_column = self._column_for(value)
+        items = list(self._data.items())
+        items.insert(int(loc), (column, new_column))
+        self._data = dict(items)
+
+    def drop(self, labels: Any = None, *, axis: Any = 0, index: Any = None, columns: Any = None,
+             errors: str = "raise", inplace: bool = False) -> DataFrame | None:  # fmt: skip
+        if errors not in ("raise", "ignore"):
+            raise ValueError(f"errors must be 'raise' or 'ignore', got {errors!r}")
+        if labels is not None:
+            if axis in (1, "columns"):
+                columns = labels
+            elif axis in (0, "index"):
+                index = labels
+            else:
+                raise ValueError(f"No axis named {axis} for object type DataFrame")
+        result = self
+        if columns is not None:
+            drop = [columns] if is_scalar(columns) or isinstance(columns, tuple) else list(columns)
+            absent = [c for c in drop if c not in self._data]
+            if absent and errors == "raise":
+                raise KeyError(f"{absent} not found in axis")
+            result = result._with_columns({k: v for k, v in result._data.items() if k not in drop})
+        if index is not None:
+            positions = _drop_positions(result._index, index, errors)
+            result = result._select_rows(indexing.RowSelection(positions=positions))
+        if inplace:
+            self._data, self._index = result._data, result._index
+            return None
+        return result
+
+    def rename(self, mapper: Any = None, *, index: Any = None, columns: Any = None, axis: Any = None,
+               inplace: bool = False, errors: str = "ignore") -> DataFrame | None:  # fmt: skip
+        if mapper is not None:
+            if axis in (1, "columns"):
+                columns = mapper
+            else:
+                index = mapper
+        result = self.copy(deep=False)
+        if columns is not None:
+            rename = columns if callable(columns) else (lambda k: columns.get(k, k))
+            if errors == "raise" and isinstance(columns, dict):
+                absent = [k for k in columns if k not in self._data]
+                if absent:
+                    raise KeyError(f"{absent} not found in axis")
+            result._data = {rename(k): v for k, v in self._data.items()}
+        if index is not None:
+            result._index = as_index(self._index.to_pandas().map(index if callable(index) else (
+                lambda k: index.get(k, k))))  # fmt: skip
+        if inplace:
+            self._data, self._index = result._data, result._index
+            return None
+        return result
+
+    def astype(self, dtype: Any, copy: bool | None = None, errors: str = "raise") -> DataFrame:
+        if isinstance(dtype, dict | pd.Series):
+            mapping = dict(dtype)
+            absent = [k for k in mapping if k not in self._data]
+            if absent:
+                raise KeyError("Only a column name can be used for the key in a dtype mappings argument. "
+                               f"'{absent[0]}' not found in columns.")  # fmt: skip
+            columns = {k: cast.astype(c, mapping[k]) if k in mapping else c for k, c in self._data.items()}
+        else:
+            columns = {k: cast.astype(c, dtype) for k, c in self._data.items()}
+        return self._with_columns(columns)
+
+    def reset_index(self, drop: bool = False, inplace: bool = False) -> DataFrame | None:
+        columns = dict(self._data)
+        if not drop:
+            name = self._index.name if self._index.name is not None else ("index" if "index" not in columns else
+                                                                           "level_0")  # fmt: skip
+            columns = {name: self._index._as_column(), **columns}
+        result = self._with_columns(columns, default_index(len(self), self._xp()))
+        if inplace:
+            self._data, self._index = result._data, result._index
+            return None
+        return result
+
+    def set_index(self, keys: Any, drop: bool = True) -> DataFrame:
+        if isinstance(keys, list):
+            if len(keys) != 1:
+                raise NotImplementedError("a MultiIndex arrives with groupby (issue 3)")
+            keys = keys[0]
+        if isinstance(keys, Series | Index):
+            return self._with_columns(dict(self._data), as_index(keys))
+        if keys not in self._data:
+            raise KeyError(f"None of ['{keys}'] are in the columns")
+        columns = {k: v for k, v in self._data.items() if not (drop and k == keys)}
+        return self._with_columns(columns, Index._from_column(self._data[keys], keys))
+
+    def reindex(self, index: Any = None, columns: Any = None, fill_value: Any = None) -> DataFrame:
+        result = self
+        if index is not None:
+            target = as_index(index)
+            if not (target is self._index or target.equals(self._index)):
+                positions = self._index.get_indexer(target)
+                moved = {}
+                for label, column in self._data.items():
+                    taken = column.take_or_missing(positions)
+                    moved[label] = missing.fill_where(taken, positions < 0, fill_value) if fill_value is not None else (
+                        taken)  # fmt: skip
+                result = DataFrame._from_columns(moved, target)
+            else:
+                result = result._with_columns(dict(result._data), target)
+        if columns is not None:
+            n = len(result)
+            xp = result._xp()
+            result = result._with_columns({label: result._data[label] if label in result._data else full(
+                n, fill_value, xp=xp) for label in columns})  # fmt: skip
+        return result
+
+    # --- operators -----------------------------------------------------------------------
+    def _binary(self, other: Any, op: str, reflected: bool = False) -> DataFrame:
+        if isinstance(other, DataFrame):
+            left, right = self, other
+            if not (left._index is right._index or left._index.equals(right._index)):
+                left, right = _align_frames(left, right)
+            labels = list(left._data) + [k for k in right._data if k not in left._data]
+            if set(left._data) != set(right._data):
+                labels = sorted(labels, key=lambda k: (str(type(k)), k))
+            columns = {}
+            for label in labels:
+                if label in left._data and label in right._data:
+                    a = left._column_series(label)
+                    columns[label] = a._binary(right._column_series(label), op, reflected)._column
+                else:
+                    columns[label] = full(len(left), np.nan, xp=left._xp())
+            return DataFrame._from_columns(columns, left._index)
+        if isinstance(other, Series):
+            # pandas matches a Series against the columns (axis="columns")
+            values = other.to_pandas()
+            return self._map_labels(lambda label, series: series._binary(values.get(label, np.nan), op, reflected))
+        if not is_scalar(other):
+            array = _device.to_host(other) if _device.is_device_array(other) else np.asarray(other)  # one row of values
+            if array.ndim == 1:
+                if len(array) != len(self._data):
+                    raise ValueError(f"Unable to coerce to Series, length must be {len(self._data)}: given "
+                                     f"{len(array)}")  # fmt: skip
+                return self._map_labels(lambda label, series, i=iter(array): series._binary(next(i), op, reflected))
+            raise ValueError(f"Unable to coerce to DataFrame, shape must be {self.shape}: given {array.shape}")
+        return self._map_labels(lambda label, series: series._binary(other, op, reflected))
+
+    def _map_labels(self, fn: Callable[[Hashable, Series], Series]) -> DataFrame:
+        return self._with_columns({label: fn(label, self._column_series(label))._column for label in self._data})
+
+    def __add__(self, other): return self._binary(other, "add")
+    def __radd__(self, other): return self._binary(other, "add", reflected=True)
+    def __sub__(self, other): return self._binary(other, "sub")
+    def __rsub__(self, other): return self._binary(other, "sub", reflected=True)
+    def __mul__(self, other): return self._binary(other, "mul")
+    def __rmul__(self, other): return self._binary(other, "mul", reflected=True)
+    def __truediv__(self, other): return self._binary(other, "truediv")
+    def __rtruediv__(self, other): return self._binary(other, "truediv", reflected=True)
+    def __floordiv__(self, other): return self._binary(other, "floordiv")
+    def __rfloordiv__(self, other): return self._binary(other, "floordiv", reflected=True)
+    def __mod__(self, other): return self._binary(other, "mod")
+    def __rmod__(self, other): return self._binary(other, "mod", reflected=True)
+    def __pow__(self, other): return self._binary(other, "pow")
+    def __rpow__(self, other): return self._binary(other, "pow", reflected=True)
+    def __eq__(self, other): return self._binary(other, "eq")  # type: ignore[override]
+    def __ne__(self, other): return self._binary(other, "ne")  # type: ignore[override]
+    def __lt__(self, other): return self._binary(other, "lt")
+    def __le__(self, other): return self._binary(other, "le")
+    def __gt__(self, other): return self._binary(other, "gt")
+    def __ge__(self, other): return self._binary(other, "ge")
+    def __and__(self, other): return self._binary(other, "and")
+    def __rand__(self, other): return self._binary(other, "and", reflected=True)
+    def __or__(self, other): return self._binary(other, "or")
+    def __ror__(self, other): return self._binary(other, "or", reflected=True)
+    def __xor__(self, other): return self._binary(other, "xor")
+    def __rxor__(self, other): return self._binary(other, "xor", reflected=True)
+
+    def add(self, other): return self._binary(other, "add")
+    def sub(self, other): return self._binary(other, "sub")
+    def mul(self, other): return self._binary(other, "mul")
+    def truediv(self, other): return self._binary(other, "truediv")
+    def floordiv(self, other): return self._binary(other, "floordiv")
+    def mod(self, other): return self._binary(other, "mod")
+    def pow(self, other): return self._binary(other, "pow")
+    def eq(self, other): return self._binary(other, "eq")
+    def ne(self, other): return self._binary(other, "ne")
+    def lt(self, other): return self._binary(other, "lt")
+    def le(self, other): return self._binary(other, "le")
+    def gt(self, other): return self._binary(other, "gt")
+    def ge(self, other): return self._binary(other, "ge")
+
+    div = truediv
+
+    def __neg__(self) -> DataFrame:
+        return self._map_labels(lambda label, s: -s)
+
+    def __invert__(self) -> DataFrame:
+        return self._map_labels(lambda label, s: ~s)
+
+    def __abs__(self) -> DataFrame:
+        return self.abs()
+
+    def abs(self) -> DataFrame:
+        return self._map_labels(lambda label, s: s.abs())
+
+    def round(self, decimals: int | dict = 0) -> DataFrame:
+        def round_one(label: Hashable, s: Series) -> Series:
+            places = decimals.get(label) if isinstance(decimals, dict) else decimals
+            if places is None or not dtypes.is_numeric_or_bool(s.dtype):
+                return s
+            return s.round(places)
+
+        return self._map_labels(round_one)
+
+    # --- reductions ----------------------------------------------------------------------
+    def _reduce(self, op: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False,
+                **kwargs: Any) -> Series:  # fmt: skip
+        if axis in (1, "columns"):
+            return self._reduce_rows(op, skipna, numeric_only, **kwargs)
+        if axis not in (0, "index", None):
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
+        labels = [k for k, c in self._data.items() if not numeric_only or _is_numeric_column(c)]
+        results = []
+        for label in labels:
+            column = self._data[label]
+            try:
+                if op in ("idxmin", "idxmax"):
+                    position = reduce.argreduce(column, "argmin" if op == "idxmin" else "argmax", skipna=skipna)
+                    results.append(self._index[position])
+                elif op == "nunique":
+                    results.append(reduce.nunique(column, dropna=skipna))
+                else:
+                    results.append(reduce.reduce(column, op, skipna=skipna, **kwargs))
+            except TypeError as exc:
+                raise TypeError(f"{exc} (column {label!r}); pass numeric_only=True to skip non-numeric columns") \
+                    from None
+        index = pd.Index(labels, dtype=object if not labels else None)
+        masked = [dtypes.is_masked(self._data[k].dtype) and op not in ("count", "nunique", "idxmin", "idxmax")
+                  for k in labels]  # fmt: skip
+        return Series(_combine_scalars(results, masked, index, op))
+
+    def _reduce_rows(self, op: str, skipna: bool, numeric_only: bool, **kwargs: Any) -> Series:
+        """Row-wise reduction of numeric columns (stacked into one 2-D device array)."""
+        columns = [c for c in self._data.values() if _is_numeric_column(c) and not dtypes.is_datetimelike(c.dtype)]
+        if len(columns) != len(self._data) and not numeric_only:
+            raise TypeError(f"row-wise {op} needs numeric columns; pass numeric_only=True to skip the others")
+        xp = self._xp()
+        if op == "count":
+            counts = sum((c.notna().astype(np.int64) for c in self._data.values()), xp.zeros(len(self), np.int64))
+            return Series._from_column(NumericColumn(counts), self._index)
+        if not columns:
+            return Series._from_column(full(len(self), np.nan, xp=xp), self._index)
+        common = np.result_type(*[dtypes.to_numpy_dtype(c.dtype) for c in columns])
+        plain = not any(dtypes.is_masked(c.dtype) for c in columns)
+        if plain and common.kind in "iub" and op in ("sum", "prod", "min", "max") and not (
+                op in ("min", "max") and len(self) == 0):  # fmt: skip
+            # Integers stay integers (as pandas): a float64 detour would round values above 2**53.
+            target = common if op in ("min", "max") else np.dtype(np.uint64 if common.kind == "u" else np.int64)
+            stacked_int = xp.stack([c.data.astype(target) for c in columns], axis=1)
+            result = getattr(xp, op)(stacked_int, axis=1)
+            return Series._from_column(NumericColumn(result.astype(target, copy=False)), self._index)
+        stacked = xp.stack([c.values_or(np.nan).astype(np.float64) if c.mask is not None else c.data.astype(
+            np.float64) for c in columns], axis=1)  # fmt: skip
+        functions = {"sum": "nansum", "mean": "nanmean", "min": "nanmin", "max": "nanmax", "prod": "nanprod",
+                     "std": "nanstd", "var": "nanvar", "median": "nanmedian"}  # fmt: skip
+        if op in ("any", "all"):
+            result = getattr(xp, op)(xp.where(xp.isnan(stacked), op == "all", stacked != 0), axis=1)
+            return Series._from_column(NumericColumn(result), self._index)
+        if op not in functions:
+            raise ValueError(f"row-wise {op} is not supported")
+        extra = {"ddof": kwargs.get("ddof", 1)} if op in ("std", "var") else {}
+        name = functions[op] if skipna else functions[op][3:]
+        with np.errstate(all="ignore"):
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                result = getattr(xp, name)(stacked, axis=1, **extra)
+        return Series._from_column(NumericColumn(result), self._index)
+
+    def sum(self, axis=0, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("sum", axis, skipna, numeric_only, min_count=min_count)
+
+    def prod(self, axis=0, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("prod", axis, skipna, numeric_only, min_count=min_count)
+
+    product = prod
+
+    def mean(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("mean", axis, skipna, numeric_only)
+
+    def median(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("median", axis, skipna, numeric_only)
+
+    def min(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("min", axis, skipna, numeric_only)
+
+    def max(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("max", axis, skipna, numeric_only)
+
+    def std(self, axis=0, skipna=True, ddof=1, numeric_only=False):
+        return self._reduce("std", axis, skipna, numeric_only, ddof=ddof)
+
+    def var(self, axis=0, skipna=True, ddof=1, numeric_only=False):
+        return self._reduce("var", axis, skipna, numeric_only, ddof=ddof)
+
+    def sem(self, axis=0, skipna=True, ddof=1, numeric_only=False):
+        return self._reduce("sem", axis, skipna, numeric_only, ddof=ddof)
+
+    def any(self, axis=0, bool_only=False, skipna=True):
+        return self._reduce("any", axis, skipna, bool_only)
+
+    def all(self, axis=0, bool_only=False, skipna=True):
+        return self._reduce("all", axis, skipna, bool_only)
+
+    def count(self, axis=0, numeric_only=False):
+        return self._reduce("count", axis, True, numeric_only)
+
+    def nunique(self, axis=0, dropna=True):
+        return self._reduce("nunique", axis, dropna)
+
+    def idxmin(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("idxmin", axis, skipna, numeric_only)
+
+    def idxmax(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("idxmax", axis, skipna, numeric_only)
+
+    def equals(self, other: Any) -> bool:
+        if not isinstance(other, DataFrame) or list(self._data) != list(other._data):
+            return False
+        if not self._index.equals(other._index):
+            return False
+        return all(self._column_series(k).equals(other._column_series(k)) for k in self._data)
+
+    # --- missing values ------------------------------------------------------------------
+    def isna(self) -> DataFrame:
+        return self._map_columns(lambda c: NumericColumn(c.isna()))
+
+    isnull = isna
+
+    def notna(self) -> DataFrame:
+        return self._map_columns(lambda c: NumericColumn(c.notna()))
+
+    notnull = notna
+
+    def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: int | None = None) -> Any:
+        if value is None:
+            raise ValueError("Must specify a fill 'value'.")
+        if isinstance(value, dict | pd.Series | Series):
+            mapping = value.to_pandas() if isinstance(value, Series) else value
+            result = self._map_labels(lambda label, s: s.fillna(mapping[label]) if label in mapping else s)
+        elif isinstance(value, DataFrame):
+            result = self._map_labels(lambda label, s: s.fillna(value[label]) if label in value else s)
+        else:
+            result = self._map_labels(lambda label, s: s.fillna(value))
+        return self._finish_inplace(result, inplace)
+
+    def ffill(self, *, limit: int | None = None, inplace: bool = False) -> Any:
+        return self._finish_inplace(self._map_columns(lambda c: scan.fill_direction(c, True, limit)), inplace)
+
+    def bfill(self, *, limit: int | None = None, inplace: bool = False) -> Any:
+        return self._finish_inplace(self._map_columns(lambda c: scan.fill_direction(c, False, limit)), inplace)
+
+    def dropna(self, *, axis: Any = 0, how: Any = _NO_DEFAULT, thresh: Any = _NO_DEFAULT, subset: Any = None,
+               inplace: bool = False, ignore_index: bool = False) -> Any:  # fmt: skip
+        if how is not _NO_DEFAULT and thresh is not _NO_DEFAULT:
+            raise TypeError("You cannot set both the how and thresh arguments at the same time.")
+        how = "any" if how is _NO_DEFAULT else how
+        if how not in ("any", "all"):
+            raise ValueError(f"invalid how option: {how}")
+        if axis in (1, "columns"):
+            return self._dropna_columns(how, thresh, subset, inplace)
+        labels = list(self._data) if subset is None else ([subset] if is_scalar(subset) else list(subset))
+        absent = [k for k in labels if k not in self._data]
+        if absent:
+            raise KeyError(absent)
+        xp = self._xp()
+        valid_counts = xp.zeros(len(self), dtype=np.int64)
+        for label in labels:
+            valid_counts += self._data[label].notna()
+        if thresh is not _NO_DEFAULT:
+            keep = valid_counts >= thresh
+        elif how == "any":
+            keep = valid_counts == len(labels)
+        else:
+            keep = valid_counts > 0
+        result = self._select_rows(indexing.RowSelection(positions=xp.flatnonzero(keep)))
+        if ignore_index:
+            result._index = default_index(len(result), xp)
+        return self._finish_inplace(result, inplace)
+
+    def _dropna_columns(self, how: str, thresh: Any, subset: Any, inplace: bool) -> Any:
+        keep = {}
+        for label, column in self._data.items():
+            n_valid = int(column.notna().sum())
+            if thresh is not _NO_DEFAULT:
+                ok = n_valid >= thresh
+            else:
+                ok = n_valid == len(self) if how == "any" else n_valid > 0
+            if ok:
+                keep[label] = column
+        return self._finish_inplace(self._with_columns(keep), inplace)
+
+    def _finish_inplace(self, result: DataFrame, inplace: bool) -> DataFrame | None:
+        if not inplace:
+            return result
+        self._data, self._index = result._data, result._index
+        return None
+
+    def where(self, cond: Any, other: Any = np.nan, *, inplace: bool = False) -> Any:
+        return self._finish_inplace(self._choose(cond, other, keep_when=True), inplace)
+
+    def mask(self, cond: Any, other: Any = np.nan, *, inplace: bool = False) -> Any:
+        return self._finish_inplace(self._choose(cond, other, keep_when=False), inplace)
+
+    def _choose(self, cond: Any, other: Any, keep_when: bool) -> DataFrame:
+        if callable(cond):
+            cond = cond(self)
+        if isinstance(cond, np.ndarray) or (hasattr(cond, "__cuda_array_interface__") and cond.ndim == 2):
+            cond = DataFrame(cond, index=self._index, columns=list(self._data))
+        if not isinstance(cond, DataFrame):
+            raise ValueError("Array conditional must be same shape as self")
+
+        def choose(label: Hashable, s: Series) -> Series:
+            c = cond[label] if label in cond else Series._from_column(full(len(self), False, xp=self._xp()),
+                                                                      self._index)  # fmt: skip
+            o = other[label] if isinstance(other, DataFrame) else other
+            return s.where(c, o) if keep_when else s.mask(c, o)
+
+        return self._map_labels(choose)
+
+    def clip(self, lower: Any = None, upper: Any = None, *, inplace: bool = False) -> Any:
+        return self._finish_inplace(self._map_labels(lambda label, s: s.clip(lower, upper)), inplace)
+
+    # --- cumulative and shifting -----------------------------------------------------------
+    def cumsum(self, axis=None, skipna=True):
+        return self._map_labels(lambda label, s: s.cumsum(skipna=skipna))
+
+    def cumprod(self, axis=None, skipna=True):
+        return self._map_labels(lambda label, s: s.cumprod(skipna=skipna))
+
+    def cummin(self, axis=None, skipna=True):
+        return self._map_labels(lambda label, s: s.cummin(skipna=skipna))
+
+    def cummax(self, axis=None, skipna=True):
+        return self._map_labels(lambda label, s: s.cummax(skipna=skipna))
+
+    def shift(self, periods: int = 1, fill_value: Any = None) -> DataFrame:
+        return self._map_labels(lambda label, s: s.shift(periods, fill_value=fill_value))
+
+    def diff(self, periods: int = 1) -> DataFrame:
+        return self._map_labels(lambda label, s: s.diff(periods))
+
+    def pct_change(self, periods: int = 1) -> DataFrame:
+        return self._map_labels(lambda label, s: s.pct_change(periods))
+
+    def isin(self, values: Any) -> DataFrame:
+        if isinstance(values, dict):
+            return self._map_labels(lambda label, s: s.isin(values.get(label, [])))
+        if isinstance(values, DataFrame | Series):
+            raise NotImplementedError("isin with an aligned DataFrame/Series arrives with joins (issue 3)")
+        return self._map_labels(lambda label, s: s.isin(values))
+
+
+def _combine_scalars(results: list[Any], masked: list[bool], index: pd.Index, op: str) -> pd.Series:
+    """One scalar per column as a host Series with the dtype pandas gives (the common dtype of the results)."""
+    if not results:
+        return pd.Series([], index=index, dtype=np.int64 if op in ("count", "nunique") else np.float64)
+    numbers = [r for r in results if r is not pd.NA]
+    if all(isinstance(r, np.number | np.bool_ | int | float) and not isinstance(r, pd.Timestamp | pd.Timedelta)
+           for r in numbers):  # fmt: skip
+        result_dtypes = [np.asarray(r).dtype for r in numbers] or [np.dtype(np.float64)]
+        if any(masked):
+            result_dtypes.append(dtypes.to_masked(np.dtype(np.int8 if op not in ("mean", "std", "var", "sem",
+                                                                                "median") else np.float64)))  # fmt: skip
+        common = dtypes.result_type(*result_dtypes)
+        return pd.Series(pd.array(results, dtype=common) if dtypes.is_masked(common) else np.array(
+            [np.nan if r is pd.NA else r for r in results], dtype=common), index=index)  # fmt: skip
+    if all(isinstance(r, str) or (isinstance(r, float) and np.isnan(r)) for r in results):
+        return pd.Series(results, index=index, dtype=dtypes.STRING)
+    host = pd.Series(results, index=index).infer_objects()
+    if host.dtype == object:
+        kinds = ", ".join(sorted({type(r).__name__ for r in results}))
+        raise TypeError(f"the {op} of columns of different kinds ({kinds}) has no common dtype in riptide; "
+                        "select columns of one kind (or pass numeric_only=True) first")  # fmt: skip
+    return host
+
+
+def _is_numeric_column(column: Column) -> bool:
+    return isinstance(column, NumericColumn)
+
+
+def _fill_dtype(value: Any) -> Any:
+    if isinstance(value, Column):
+        return value.dtype if value.can_hold_missing() else dtypes.result_type(value.dtype, np.float64) if (
+            value.dtype != bool) else pd.BooleanDtype()  # fmt: skip
+    if isinstance(value, str):
+        return dtypes.STRING
+    return np.dtype(np.float64) if not isinstance(value, bool) else pd.BooleanDtype()
+
+
+def _needs_reindex(current: Index, target: Index) -> bool:
+    return not (current is target or current.equals(target))
+
+
+def _align_frames(left: DataFrame, right: DataFrame) -> tuple[DataFrame, DataFrame]:
+    union = left._index.union(right._index)
+    return left.reindex(union), right.reindex(union)
+
+
+def _common_length(columns: dict[Hashable, Column], index: Index | None) -> int:
+    lengths = {c.size for c in columns.values()}
+    if len(lengths) > 1:
+        raise ValueError("All arrays must be of the same length")
+    if lengths:
+        return lengths.pop()
+    return 0 if index is None else len(index)
+
+
+def _columns_from(data: Any, columns: Any, dtype: Any) -> tuple[dict[Hashable, Column], Index | None]:
+    """Columns (and an index, when the input carries one) from any DataFrame input."""
+    if data is None:
+        return ({label: as_column([], dtype=dtype or np.float64) for label in columns} if columns is not None else {},
+                None)  # fmt: skip
+    if isinstance(data, DataFrame):
+        selected = data._data if columns is None else {k: data._data[k] for k in columns}
+        return ({k: cast.astype(c, dtype) if dtype is not None else c for k, c in selected.items()},
+                data._index)  # fmt: skip
+    if isinstance(data, pd.DataFrame):
+        frame = data if columns is None else data[list(columns)]
+        if frame.columns.has_duplicates:
+            raise ValueError(f"riptide needs unique column labels; duplicated: {list(frame.columns[frame.columns.duplicated()])}")
+        return ({label: as_column(frame[label], dtype=dtype) for label in frame.columns}, as_index(frame.index))
+    if _is_arrow_table(data):
+        import pyarrow as pa
+
+        table = data if isinstance(data, pa.Table) else pa.table(data)
+        names = table.column_names if columns is None else list(columns)
+        return ({name: as_column(table.column(name), dtype=dtype) for name in names}, None)
+    if isinstance(data, dict):
+        labels = list(data.keys()) if columns is None else list(columns)
+        series_index = None
+        for value in data.values():
+            if isinstance(value, Series | pd.Series):
+                series_index = as_index(value.index) if series_index is None else series_index
+        result: dict[Hashable, Column] = {}
+        scalars = {}
+        for label in labels:
+            if label not in data:
+                result[label] = None  # type: ignore[assignment]
+                continue
+            value = data[label]
+            if isinstance(value, Series):
+                if series_index is not None and not (value._index is series_index or value._index.equals(series_index)):
+                    value = value.reindex(series_index)
+                result[label] = value._column if dtype is None else cast.astype(value._column, dtype)
+            elif is_scalar(value):
+                scalars[label] = value
+                result[label] = None  # type: ignore[assignment]
+            else:
+                result[label] = as_column(value, dtype=dtype)
+        sizes = {c.size for c in result.values() if c is not None}
+        if scalars and not sizes and series_index is None:
+            raise ValueError("If using all scalar values, you must pass an index")
+        n = sizes.pop() if len(sizes) == 1 else (len(series_index) if series_index is not None else 0)
+        if len(sizes) > 0:
+            raise ValueError("All arrays must be of the same length")
+        for label in labels:
+            if result[label] is None:
+                result[label] = full(n, scalars.get(label, np.nan), dtype)
+        return result, series_index
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        frame = pd.DataFrame(data, columns=columns)
+        return _columns_from(frame, None, dtype)
+    if isinstance(data, Series):
+        label = 0 if data.name is None else data.name
+        return {label: data._column}, data._index
+    if hasattr(data, "__cuda_array_interface__") and getattr(data, "ndim", 1) == 2:
+        import cupy
+
+        device_array = cupy.asarray(data)
+        labels = list(range(device_array.shape[1])) if columns is None else list(columns)
+        return ({label: as_column(cupy.ascontiguousarray(device_array[:, i]), dtype=dtype)
+                 for i, label in enumerate(labels)}, None)  # fmt: skip
+    frame = pd.DataFrame(data if isinstance(data, list) else np.asarray(data), columns=columns)
+    return _columns_from(frame, None, dtype)
+
+
+def _is_arrow_table(data: Any) -> bool:
+    import pyarrow as pa
+
+    return isinstance(data, pa.Table | pa.RecordBatch) or (
+        hasattr(data, "__arrow_c_stream__") and not isinstance(data, pd.DataFrame))  # fmt: skip

@@ -1,0 +1,495 @@
+"""Row labels: ``Index`` (backed by a column) and ``RangeIndex`` (start/stop/step, no data).
+
+Label lookups (``get_loc``, ``get_indexer``) and alignment (``union``) run on the device:
+labels are factorized together with the index and matched by sorted search, never
+looped over in Python.
+
+>>> import riptide as rt
+>>> idx = rt.Index(["a", "b", "c"], name="key")
+>>> idx.get_loc("b")
+1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riptide import _device
+from riptide.core import dtypes
+from riptide.core.column import Column, NumericColumn, as_column, concat_columns, is_scalar
+from riptide.core.kernels.factorize import factorize
+from riptide.core.kernels.segments import row_of_each_element
+from riptide.core.kernels.sort import stable_argsort
+
+__all__ = ["Index", "RangeIndex", "as_index", "default_index"]
+
+
+class Index:
+    """Immutable sequence of labels, backed by a column.
+
+    Parameters
+    ----------
+    data : array-like
+        Labels (list, NumPy/CuPy array, pandas Index/Series, riptide Series/Index).
+    dtype : dtype, optional
+    name : hashable, optional
+    """
+
+    __slots__ = ("_column", "name")
+
+    def __init__(self, data: Any = None, dtype: Any = None, name: Any = None, copy: bool = False):
+        if isinstance(data, Index):
+            column = data._as_column()
+            name = data.name if name is None else name
+        else:
+            from riptide.frame.series import Series
+
+            if isinstance(data, Series):
+                name = data.name if name is None else name
+                data = data._column
+            elif isinstance(data, pd.Index | pd.Series) and name is None:
+                name = data.name
+            column = as_column([] if data is None else data, dtype=dtype)
+        self._column = column.copy() if copy else column
+        self.name = name
+
+    @classmethod
+    def _from_column(cls, column: Column, name: Any = None) -> Index:
+        index = object.__new__(cls)
+        index._column = column
+        index.name = name
+        return index
+
+    # --- facts ---------------------------------------------------------------------------
+    def _as_column(self) -> Column:
+        return self._column
+
+    @property
+    def _namespace(self) -> Any:
+        """numpy or cupy: where the labels live (a RangeIndex answers without materializing)."""
+        return self._column.xp
+
+    def __len__(self) -> int:
+        return self._column.size
+
+    @property
+    def size(self) -> int:
+        return len(self)
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (len(self),)
+
+    @property
+    def dtype(self) -> Any:
+        return self._as_column().dtype
+
+    @property
+    def empty(self) -> bool:
+        return len(self) == 0
+
+    @property
+    def names(self) -> list[Any]:
+        return [self.name]
+
+    @property
+    def nbytes(self) -> int:
+        return self._as_column().nbytes
+
+    def memory_usage(self, deep: bool = False) -> int:
+        return self.nbytes
+
+    @property
+    def is_unique(self) -> bool:
+        column = self._as_column()
+        _, n_distinct = factorize(column)
+        missing = int(column.isna().sum()) if column.can_hold_missing() else 0
+        return n_distinct + min(missing, 1) == len(self) and missing <= 1
+
+    @property
+    def is_monotonic_increasing(self) -> bool:
+        return _is_monotonic(self._as_column(), increasing=True)
+
+    @property
+    def is_monotonic_decreasing(self) -> bool:
+        return _is_monotonic(self._as_column(), increasing=False)
+
+    @property
+    def values(self) -> Any:
+        """Labels as a CuPy array on the GPU (NumPy on the CPU), like ``Series.values``."""
+        from riptide.frame.series import Series
+
+        return Series._from_column(self._as_column(), default_index(len(self))).values
+
+    # --- conversion ----------------------------------------------------------------------
+    def to_pandas(self) -> pd.Index:
+        return pd.Index(self._as_column().to_pandas_array(), name=self.name, copy=False)
+
+    def to_numpy(self, dtype: Any = None, na_value: Any = None) -> np.ndarray:
+        return self.to_pandas().to_numpy(dtype=dtype, na_value=na_value if na_value is not None else (
+            pd.api.extensions.no_default))  # fmt: skip
+
+    def to_arrow(self) -> Any:
+        return self._as_column().to_arrow()
+
+    def tolist(self) -> list[Any]:
+        return self.to_pandas().tolist()
+
+    to_list = tolist
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return np.asarray(self.to_numpy(), dtype=dtype)
+
+    def to_series(self, index: Any = None, name: Any = None) -> Any:
+        from riptide.frame.series import Series
+
+        return Series._from_column(self._as_column(), self if index is None else as_index(index),
+                                   self.name if name is None else name)  # fmt: skip
+
+    def __repr__(self) -> str:
+        return repr(self.to_pandas())
+
+    # --- derived indexes -----------------------------------------------------------------
+    def copy(self, name: Any = None, deep: bool = False) -> Index:
+        column = self._as_column()
+        return Index._from_column(column.copy() if deep else column, self.name if name is None else name)
+
+    def rename(self, name: Any) -> Index:
+        return self.copy(name=name)
+
+    def set_names(self, names: Any) -> Index:
+        return self.rename(names[0] if isinstance(names, list | tuple) else names)
+
+    def astype(self, dtype: Any) -> Index:
+        from riptide.core.ops.cast import astype
+
+        return Index._from_column(astype(self._as_column(), dtype), self.name)
+
+    def take(self, positions: Any) -> Index:
+        """Labels at integer ``positions`` (an array on the column's device)."""
+        return Index._from_column(self._as_column().take(positions), self.name)
+
+    def _slice(self, start: int, stop: int, step: int) -> Index:
+        return Index._from_column(self._as_column().slice(start, stop, step), self.name)
+
+    def _label_at(self, position: int) -> Any:
+        """The label at a non-negative position, boxed as pandas boxes it (np.int64, str, Timestamp)."""
+        from riptide.frame.indexing import scalar_at
+
+        return scalar_at(self._as_column(), position)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, int | np.integer):
+            n = len(self)
+            if not -n <= key < n:
+                raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
+            return self._label_at(int(key) % n)
+        from riptide.frame.indexing import RowSelection, positions_from_key
+
+        if isinstance(key, slice):
+            return RowSelection.of_slice(*key.indices(len(self)), xp=self._namespace).apply_index(self)
+
+        return self.take(positions_from_key(key, len(self), self._namespace))
+
+    def equals(self, other: Any) -> bool:
+        """Same labels in the same order (names and RangeIndex-vs-Index do not matter)."""
+        if self is other:
+            return True
+        if not isinstance(other, Index) or len(self) != len(other):
+            return False
+        if isinstance(self, RangeIndex) and isinstance(other, RangeIndex):
+            return self._range_equals(other)
+        left, right = self._as_column(), other._as_column()
+        if dtypes.is_string(left.dtype) != dtypes.is_string(right.dtype):
+            return False
+        from riptide.core.ops.binary import binary_op
+
+        try:
+            same = binary_op(left, right, "eq")
+        except TypeError:
+            return False
+        both_missing = left.isna() & right.isna()
+        return bool((same.values_or(False) | both_missing).all())
+
+    def isin(self, values: Any) -> Any:
+        from riptide.frame.series import Series
+
+        return Series._from_column(self._as_column(), default_index(len(self))).isin(values).values
+
+    def min(self) -> Any:
+        return self.to_series().min()
+
+    def max(self) -> Any:
+        return self.to_series().max()
+
+    # --- label lookup --------------------------------------------------------------------
+    def get_loc(self, label: Any) -> int | slice | Any:
+        """Position of ``label``: an int when unique, else a bool mask of its rows; KeyError if absent."""
+        column = self._as_column()
+        try:
+            from riptide.core.ops.binary import binary_op
+
+            hits = binary_op(column, label, "eq").values_or(False)
+        except TypeError:
+            raise KeyError(label) from None
+        positions = column.xp.flatnonzero(hits)
+        count = int(positions.shape[0])
+        if count == 0:
+            raise KeyError(label)
+        if count == 1:
+            return int(positions[0])
+        return hits
+
+    def get_indexer(self, target: Any) -> Any:
+        """For each label of ``target``, its position here or -1 (this index must be unique)."""
+        target_column = _label_column(target, self._as_column().xp)
+        positions, counts, _, _ = self._match(target_column)
+        if bool((counts > 1).any()):
+            raise pd.errors.InvalidIndexError("Reindexing only valid with uniquely valued Index objects")
+        return positions
+
+    def _positions_of_labels(self, labels: Any) -> Any:
+        """All positions of each label in ``labels`` (duplicates expand), KeyError naming missing ones."""
+        xp = self._as_column().xp
+        target_column = _label_column(labels, xp)
+        first, counts, order, start_slot = self._match(target_column)
+        absent = counts == 0
+        if bool(absent.any()):
+            missing_labels = Index._from_column(target_column.filter(absent)).tolist()
+            if bool(absent.all()):
+                raise KeyError(f"None of [{Index._from_column(target_column).to_pandas()}] are in the [index]")
+            raise KeyError(f"{missing_labels} not in index")
+        if bool((counts == 1).all()):
+            return first
+        return _expand_matches(order, start_slot, counts, xp)
+
+    def _match(self, target: Column) -> tuple[Any, Any, Any, Any]:
+        """Match target labels against this index.
+
+        Returns the first position of each label (-1 if absent), how many rows match it, the
+        stable sort order of this index and each label's first slot in that order.
+        """
+        column = self._as_column()
+        xp = column.xp
+        if column.size == 0 or target.size == 0:
+            none = xp.full(target.size, -1, dtype=np.int64)
+            return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
+        try:
+            combined = concat_columns([column, target]) if type(column) is type(target) and (
+                column.dtype == target.dtype) else _common_concat(column, target)  # fmt: skip
+        except TypeError:  # labels of another kind (strings looked up in numbers) match nothing
+            none = xp.full(target.size, -1, dtype=np.int64)
+            return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
+        codes, _ = factorize(combined)
+        own, wanted = codes[: column.size], codes[column.size :]
+        order = stable_argsort(own, xp)
+        sorted_codes = own[order]
+        left = xp.searchsorted(sorted_codes, wanted, side="left")
+        right = xp.searchsorted(sorted_codes, wanted, side="right")
+        counts = xp.where(wanted < 0, 0, right - left)  # a missing label matches nothing
+        first = xp.where(counts > 0, order[xp.minimum(left, column.size - 1)], -1)
+        return first, counts, order, left
+
+    def union(self, other: Index, sort: bool | None = None) -> Index:
+        """Distinct labels of both, sorted (as pandas' union with ``sort=None`` when sortable)."""
+        if self.equals(other):
+            return self
+        combined = _common_concat(self._as_column(), other._as_column())
+        codes, _ = factorize(combined)
+        xp = combined.xp
+        valid = codes >= 0
+        # unique() returns the codes sorted, with the first row holding each: the sorted distinct labels.
+        _, first_row = xp.unique(codes[valid], return_index=True)
+        first_row = xp.flatnonzero(valid)[first_row]
+        name = self.name if self.name == other.name else None
+        result = combined.take(first_row)  # codes are in sorted label order, so this is sorted
+        if bool((~valid).any()):
+            result = concat_columns([result, combined.take(xp.flatnonzero(~valid)[:1])])
+        return Index._from_column(result, name)
+
+
+def _label_column(labels: Any, xp: Any) -> Column:
+    if isinstance(labels, Index):
+        return labels._as_column()
+    from riptide.frame.series import Series
+
+    if isinstance(labels, Series):
+        return labels._column
+    if is_scalar(labels):
+        labels = [labels]
+    return as_column(labels, xp=xp)
+
+
+def _common_concat(left: Column, right: Column) -> Column:
+    """Concatenate two label columns, casting numbers to their common dtype."""
+    if isinstance(left, NumericColumn) and isinstance(right, NumericColumn):
+        common = dtypes.result_type(left.dtype, right.dtype) if not (
+            dtypes.is_datetimelike(left.dtype) or dtypes.is_datetimelike(right.dtype)) else left.dtype  # fmt: skip
+        from riptide.core.ops.cast import astype
+
+        left = left if left.dtype == common else astype(left, common)
+        right = right if right.dtype == common else astype(right, common)
+    if dtypes.is_masked(left.dtype) != dtypes.is_masked(right.dtype):
+        from riptide.core.ops.cast import astype
+
+        left, right = astype(left, dtypes.to_masked(left.dtype)), astype(right, dtypes.to_masked(right.dtype))
+    return concat_columns([left, right])
+
+
+def _expand_matches(order: Any, start_slot: Any, counts: Any, xp: Any) -> Any:
+    """Positions of every match: label i matches the ``counts[i]`` sorted slots from ``start_slot[i]``."""
+    offsets = xp.zeros(counts.shape[0] + 1, dtype=np.int64)
+    xp.cumsum(counts, out=offsets[1:])
+    label_of = row_of_each_element(offsets, xp)
+    within = xp.arange(label_of.shape[0], dtype=np.int64) - offsets[:-1][label_of]
+    return order[start_slot[label_of] + within]
+
+
+def _is_monotonic(column: Column, increasing: bool) -> bool:
+    if column.size < 2:
+        return True
+    if column.can_hold_missing() and bool(column.isna().any()):
+        return False
+    from riptide.core.ops.binary import binary_op
+
+    a, b = column.slice(0, column.size - 1), column.slice(1, column.size)
+    ok = binary_op(a, b, "le" if increasing else "ge")
+    return bool(ok.values_or(False).all())
+
+
+class RangeIndex(Index):
+    """``range(start, stop, step)`` as labels, stored as three integers.
+
+    >>> import riptide as rt
+    >>> rt.RangeIndex(5).get_loc(3)
+    3
+    """
+
+    __slots__ = ("_range", "_xp", "_materialized")
+
+    def __init__(self, start: int | range = 0, stop: int | None = None, step: int = 1, name: Any = None):
+        if isinstance(start, range):
+            rng = start
+        elif stop is None:
+            rng = range(0, start, 1)
+        else:
+            if step == 0:
+                raise ValueError("Step must not be zero")
+            rng = range(start, stop, step)
+        self._range = rng
+        self.name = name
+        self._xp = _device.xp()
+        self._materialized = None
+
+    @classmethod
+    def _from_range(cls, rng: range, name: Any = None, xp: Any = None) -> RangeIndex:
+        index = object.__new__(cls)
+        index._range = rng
+        index.name = name
+        index._xp = xp or _device.xp()
+        index._materialized = None
+        return index
+
+    @property
+    def start(self) -> int:
+        return self._range.start
+
+    @property
+    def stop(self) -> int:
+        return self._range.stop
+
+    @property
+    def step(self) -> int:
+        return self._range.step
+
+    def __len__(self) -> int:
+        return len(self._range)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np.dtype(np.int64)
+
+    @property
+    def nbytes(self) -> int:
+        return 3 * 8  # start, stop, step: what pandas reports for a RangeIndex too
+
+    @property
+    def is_unique(self) -> bool:
+        return True
+
+    @property
+    def is_monotonic_increasing(self) -> bool:
+        return self.step > 0 or len(self) <= 1
+
+    @property
+    def is_monotonic_decreasing(self) -> bool:
+        return self.step < 0 or len(self) <= 1
+
+    @property
+    def _namespace(self) -> Any:
+        return self._xp
+
+    def _as_column(self) -> Column:
+        if self._materialized is None:
+            r = self._range
+            self._materialized = NumericColumn(self._xp.arange(r.start, r.stop, r.step, dtype=np.int64))
+        return self._materialized
+
+    def _range_equals(self, other: RangeIndex) -> bool:
+        return self._range == other._range  # range equality compares the sequences
+
+    def to_pandas(self) -> pd.RangeIndex:
+        return pd.RangeIndex(self.start, self.stop, self.step, name=self.name)
+
+    def __repr__(self) -> str:
+        return f"RangeIndex(start={self.start}, stop={self.stop}, step={self.step}" + (
+            f", name={self.name!r})" if self.name is not None else ")")  # fmt: skip
+
+    def copy(self, name: Any = None, deep: bool = False) -> RangeIndex:
+        return RangeIndex._from_range(self._range, self.name if name is None else name, self._xp)
+
+    def take(self, positions: Any) -> Index:
+        r = self._range
+        if r.start == 0 and r.step == 1:
+            return Index._from_column(NumericColumn(positions.astype(np.int64, copy=False)), self.name)
+        return Index._from_column(NumericColumn(r.start + positions.astype(np.int64) * r.step), self.name)
+
+    def _label_at(self, position: int) -> int:
+        return self._range[position]
+
+    def _slice(self, start: int, stop: int, step: int) -> RangeIndex:
+        return RangeIndex._from_range(self._range[start:stop:step], self.name, self._xp)
+
+    def get_loc(self, label: Any) -> int:
+        if isinstance(label, bool | np.bool_) or not isinstance(label, int | np.integer | float | np.floating):
+            raise KeyError(label)
+        if isinstance(label, float | np.floating) and not float(label).is_integer():
+            raise KeyError(label)
+        try:
+            return self._range.index(int(label))
+        except ValueError:
+            raise KeyError(label) from None
+
+
+def default_index(n: int, xp: Any = None) -> RangeIndex:
+    """``RangeIndex(n)`` on namespace ``xp``."""
+    return RangeIndex._from_range(range(n), None, xp)
+
+
+def as_index(obj: Any, name: Any = None) -> Index:
+    """An Index from labels of any kind (riptide/pandas Index, Series, array, list, range)."""
+    if isinstance(obj, Index):
+        return obj
+    if isinstance(obj, range):
+        return RangeIndex(obj, name=name)
+    if isinstance(obj, pd.RangeIndex):
+        return RangeIndex(obj.start, obj.stop, obj.step, name=obj.name if name is None else name)
+    if isinstance(obj, pd.MultiIndex):
+        raise NotImplementedError("MultiIndex arrives with groupby (issue 3)")
+    return Index(obj, name=name)

@@ -1,0 +1,317 @@
+"""Selecting and setting rows: ``[]``, ``.iloc`` and ``.loc`` for Series and DataFrame.
+
+Every key is first turned into one of three row selections, then applied once to all
+columns:
+
+* a ``slice`` of positions (a view: no copy, no device work);
+* an integer array of positions (a gather);
+* a boolean array (turned into positions once, then a gather per column).
+
+Setting values goes through :func:`set_rows`, which applies pandas 3's dtype rules
+(NaN into int64 upcasts to float64; 1.5 into int64 raises TypeError).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riptide.core import dtypes
+from riptide.core.column import Column, NumericColumn, as_column, is_scalar
+from riptide.core.ops.missing import is_missing_scalar, where
+
+__all__ = ["positions_from_key", "RowSelection", "set_rows", "scalar_at", "ILocIndexer", "LocIndexer"]
+
+
+class RowSelection:
+    """Which rows a key picked: a positional ``slice`` or an int64 position array."""
+
+    __slots__ = ("slice", "positions", "scalar")
+
+    def __init__(self, slice_: slice | None = None, positions: Any = None, scalar: bool = False):
+        self.slice = slice_
+        self.positions = positions
+        self.scalar = scalar  # the key was one label/position: the result drops a dimension
+
+    @classmethod
+    def of_slice(cls, start: int, stop: int, step: int, xp: Any) -> RowSelection:
+        """Rows ``start:stop:step`` as normalized by ``slice.indices``.
+
+        A backward slice becomes positions: its normalized stop may be -1 ("before row 0"),
+        which Python slicing would read as "the last row".
+        """
+        if step > 0:
+            return cls(slice(start, max(start, stop), step))
+        return cls(positions=xp.arange(start, stop, step, dtype=np.int64))
+
+    def apply_column(self, column: Column) -> Column:
+        if self.slice is not None:
+            return column.slice(self.slice.start, self.slice.stop, self.slice.step)
+        return column.take(self.positions)
+
+    def apply_index(self, index: Any) -> Any:
+        if self.slice is not None:
+            return index._slice(self.slice.start, self.slice.stop, self.slice.step)
+        return index.take(self.positions)
+
+    def as_mask(self, n: int, xp: Any) -> Any:
+        """The selection as a bool array of length ``n``."""
+        chosen = xp.zeros(n, dtype=bool)
+        if self.slice is not None:
+            chosen[self.slice] = True
+        else:
+            chosen[self.positions] = True
+        return chosen
+
+
+def _is_bool_array(key: Any) -> bool:
+    dtype = getattr(key, "dtype", None)
+    if dtype is None:
+        return False
+    return dtype == bool or (dtypes.is_masked(dtype) and dtypes.to_numpy_dtype(dtype).kind == "b")
+
+
+def positions_from_key(key: Any, n: int, xp: Any) -> Any:
+    """Integer positions (int64, on ``xp``) for a list/array of positions or a bool mask of length ``n``."""
+    from riptide.frame.series import Series
+
+    if isinstance(key, Series):
+        column = key._column
+    elif isinstance(key, Column):
+        column = key
+    else:
+        if isinstance(key, list) and len(key) == 0:
+            return xp.zeros(0, dtype=np.int64)
+        column = as_column(key, xp=xp)
+    if column.dtype == bool or (dtypes.is_masked(column.dtype) and column.kind == "b"):
+        if column.size != n:
+            raise IndexError(f"Boolean index has wrong length: {column.size} instead of {n}")
+        keep = column.values_or(False) if isinstance(column, NumericColumn) else column
+        return xp.flatnonzero(keep)
+    if not (isinstance(column, NumericColumn) and column.kind in "iu"):
+        raise IndexError(f".iloc requires numeric indexers, got {column.dtype}")
+    positions = column.data.astype(np.int64, copy=False)
+    if positions.shape[0]:
+        low, high = int(positions.min()), int(positions.max())
+        if low < -n or high >= n:
+            raise IndexError("positional indexers are out-of-bounds")
+        if low < 0:
+            positions = xp.where(positions < 0, positions + n, positions)
+    return positions
+
+
+def _normalize_position(key: Any, n: int) -> int:
+    position = int(key)
+    if not -n <= position < n:
+        raise IndexError("single positional indexer is out-of-bounds")
+    return position % n
+
+
+def iloc_rows(key: Any, n: int, xp: Any) -> RowSelection:
+    """The rows an ``.iloc`` row key picks."""
+    if isinstance(key, bool | np.bool_):
+        raise TypeError("Cannot index by location index with a non-integer key")
+    if isinstance(key, int | np.integer):
+        position = _normalize_position(key, n)
+        return RowSelection(slice(position, position + 1, 1), scalar=True)
+    if isinstance(key, slice):
+        for bound in (key.start, key.stop, key.step):
+            if bound is not None and not isinstance(bound, int | np.integer):
+                raise TypeError(f"cannot do positional indexing with these indexers [{bound}] of type "
+                                f"{type(bound).__name__}")  # fmt: skip
+        return RowSelection.of_slice(*key.indices(n), xp=xp)
+    if callable(key):
+        raise TypeError("callables are applied by the indexer itself")
+    return RowSelection(positions=positions_from_key(key, n, xp))
+
+
+def loc_rows(key: Any, index: Any, xp: Any) -> RowSelection:
+    """The rows a ``.loc`` row key picks (labels, label slices, lists, bool masks)."""
+    from riptide.frame.series import Series
+
+    n = len(index)
+    if isinstance(key, slice):
+        return RowSelection.of_slice(*_label_slice(key, index), xp=xp)
+    if isinstance(key, Series) and _is_bool_array(key):
+        if not (key.index is index or key.index.equals(index)):
+            key = key.reindex(index)
+            if bool(key.isna().any()):
+                raise pd.errors.IndexingError("Unalignable boolean Series provided as indexer (index of the boolean "
+                                              "Series and of the indexed object do not match).")  # fmt: skip
+        return RowSelection(positions=positions_from_key(key, n, xp))
+    if _is_bool_array(key) or (isinstance(key, list) and key and all(isinstance(k, bool | np.bool_) for k in key)):
+        return RowSelection(positions=positions_from_key(key, n, xp))
+    if is_scalar(key) or isinstance(key, tuple):
+        location = index.get_loc(key)
+        if isinstance(location, int):
+            return RowSelection(slice(location, location + 1, 1), scalar=True)
+        return RowSelection(positions=xp.flatnonzero(location))
+    return RowSelection(positions=index._positions_of_labels(key))
+
+
+def _label_slice(key: slice, index: Any) -> tuple[int, int, int]:
+    """(start, stop, step) positions of a label slice; both ends are included, as in pandas."""
+    if key.step is not None and not isinstance(key.step, int | np.integer):
+        raise TypeError(f"slice step must be an integer, got {key.step!r}")
+    step = 1 if key.step is None else int(key.step)
+    n = len(index)
+    if key.start is None and key.stop is None:
+        return slice(None, None, step).indices(n)
+    if not index.is_unique and not index.is_monotonic_increasing:
+        raise KeyError(f"Cannot get left/right slice bound for non-unique, unsorted label: {key}")
+    if index.is_monotonic_increasing and step > 0:
+        start = 0 if key.start is None else _search(index, key.start, "left")
+        stop = n if key.stop is None else _search(index, key.stop, "right")
+        return start, max(stop, start), step
+    start = 0 if step > 0 else n - 1
+    stop = n if step > 0 else None
+    if key.start is not None:
+        start = index.get_loc(key.start)
+    if key.stop is not None:
+        stop_position = index.get_loc(key.stop)
+        stop = stop_position + 1 if step > 0 else stop_position - 1
+    if stop is not None and stop < 0:
+        stop = None
+    return slice(start, stop, step).indices(n)
+
+
+def _search(index: Any, label: Any, side: str) -> int:
+    """Insertion point of ``label`` in a sorted index."""
+    from riptide.frame.index import RangeIndex
+
+    if isinstance(index, RangeIndex):
+        r = index._range
+        value = (label - r.start) / r.step
+        position = int(np.ceil(value)) if side == "left" else int(np.floor(value)) + 1
+        return min(max(position, 0), len(r))
+    column = index._as_column()
+    xp = column.xp
+    if isinstance(column, NumericColumn):
+        probe = as_column([label], dtype=column.dtype, xp=xp) if not dtypes.is_datetimelike(column.dtype) else (
+            as_column(pd.Series([pd.Timestamp(label) if column.dtype.kind == "M" else pd.Timedelta(label)]).astype(
+                column.dtype), xp=xp))  # fmt: skip
+        return int(xp.searchsorted(column.data, probe.data, side=side)[0])
+    from riptide.core.ops.binary import binary_op
+
+    below = binary_op(column, label, "lt" if side == "left" else "le")
+    return int(below.values_or(False).sum())
+
+
+def scalar_at(column: Column, position: int) -> Any:
+    """The value at ``position`` boxed as pandas boxes it (np.int64, str, Timestamp, pd.NA, nan)."""
+    value = column.slice(position, position + 1).to_pandas_array()[0]
+    dtype = column.dtype
+    if dtypes.is_datetimelike(dtype):
+        return pd.Timestamp(value) if dtype.kind == "M" else pd.Timedelta(value)
+    return value
+
+
+def set_rows(column: Column, selection: RowSelection, value: Any) -> Column:
+    """A new column equal to ``column`` with the selected rows set to ``value`` (pandas 3 rules)."""
+    xp = column.xp
+    n = column.size
+    chosen = selection.as_mask(n, xp)
+    if is_scalar(value):
+        other: Any = value
+    else:
+        values = value._column if hasattr(value, "_column") else as_column(value, xp=xp)
+        count = _selection_size(selection, n)
+        if count == 0:
+            return column
+        if values.size == count:
+            # Spread the values onto the chosen rows; the other rows get values[0], which `where` discards.
+            spread = xp.zeros(n, dtype=np.int64)
+            if selection.slice is not None:
+                spread[selection.slice] = xp.arange(count, dtype=np.int64)
+            else:
+                spread[selection.positions] = xp.arange(count, dtype=np.int64)
+            other = values.take(spread)
+        elif values.size == n:
+            other = values
+        else:
+            raise ValueError(f"cannot set {count} rows from {values.size} values: lengths must match")
+        if isinstance(other, NumericColumn) and isinstance(column, NumericColumn) and other.dtype != column.dtype:
+            other = _cast_for_setting(other, column)
+    _check_settable(column, other)
+    result = where(column, ~chosen, other)
+    if result.dtype != column.dtype and not bool(chosen.any()):
+        return column  # nothing was set, so nothing is upcast (one scalar read, only when the dtype would change)
+    _check_setitem_dtype(column, result, value)
+    return result
+
+
+def _check_settable(column: Column, value: Any) -> None:
+    """Text columns take only text or missing values, as pandas 3's ``str`` dtype."""
+    from riptide.core.column import StringColumn
+
+    if isinstance(column, StringColumn) and is_scalar(value) and not isinstance(value, str) and (
+            not is_missing_scalar(value)):  # fmt: skip
+        raise TypeError(f"Invalid value '{value}' for dtype 'str'. Value should be a string or missing value, got "
+                        f"'{type(value).__name__}' instead.")  # fmt: skip
+    if isinstance(column, StringColumn) and isinstance(value, Column) and not isinstance(value, StringColumn):
+        raise TypeError(f"Invalid value for dtype 'str': values of dtype {value.dtype} are not strings")
+
+
+def _selection_size(selection: RowSelection, n: int) -> int:
+    if selection.slice is not None:
+        return len(range(*selection.slice.indices(n)))
+    return int(selection.positions.shape[0])
+
+
+def _cast_for_setting(other: NumericColumn, column: NumericColumn) -> Column:
+    """Values set into an int column keep its dtype when they are whole numbers (as pandas)."""
+    if column.kind in "iu" and other.kind == "f" and not dtypes.is_masked(other.dtype):
+        data = other.data
+        xp = other.xp
+        whole = xp.isnan(data) | (data == xp.floor(data))
+        if bool(whole.all()) and not bool(xp.isnan(data).any()):
+            return NumericColumn(data.astype(column.data.dtype))
+    return other
+
+
+def _check_setitem_dtype(before: Column, after: Column, value: Any) -> None:
+    if after.dtype == before.dtype:
+        return
+    if isinstance(before, NumericColumn) and before.kind in "iub" and is_missing_scalar(value):
+        return  # pandas upcasts int64 to float64 for NaN (and bool to object; riptide: boolean)
+    if isinstance(before, NumericColumn) and before.kind in "iu" and isinstance(value, float) and value.is_integer():
+        return
+    shown = value if is_scalar(value) else "array"
+    raise TypeError(f"Invalid value '{shown}' for dtype '{before.dtype}'")
+
+
+def callable_key(key: Any, obj: Any) -> Any:
+    return key(obj) if callable(key) else key
+
+
+class ILocIndexer:
+    """``obj.iloc[rows]`` / ``obj.iloc[rows, cols]`` and assignment."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj: Any):
+        self._obj = obj
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._obj._iloc_get(key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._obj._iloc_set(key, value)
+
+
+class LocIndexer:
+    """``obj.loc[labels]`` / ``obj.loc[labels, columns]`` and assignment."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj: Any):
+        self._obj = obj
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._obj._loc_get(key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._obj._loc_set(key, value)
+

@@ -1,0 +1,552 @@
+"""Missing values and row-ordered operations vs pandas.
+
+isna/notna, fillna, ffill/bfill, dropna, where/mask, clip, abs, round, cumulative ops, shift, diff,
+pct_change, isin, between and equals: same values and dtypes as pandas on the same data.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import (
+    ALL_DTYPES,
+    assert_frame_equal,
+    assert_series_equal,
+    documented,
+    frame_st,
+    make_values,
+    pandas_result,
+    series_st,
+)
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import riptide as rt
+
+NUMERIC = ["int8", "int32", "int64", "uint8", "uint64", "float32", "float64", "bool", "Int64", "Float64", "boolean"]
+
+BUGS = {
+    "W1": "riptide bug: where/mask/clip pick the result dtype from `other` even when no row takes it: "
+          "Series([1, 2]).where([True, True], nan) is float64 and int8.clip(upper=2.5) with nothing clipped is "
+          "float64; pandas keeps int64 / int8 (it upcasts only when a value is actually replaced)",
+    "W2": "riptide bug: Int64 fillna/clip/where with a float turns the column into Float64: Int64.fillna(3.0) is "
+          "Float64 (pandas Int64), Int64.fillna(1.5) / clip(upper=2.5) compute Float64 where pandas raises TypeError "
+          "('Invalid value 1.5 for dtype Int64')",
+    "W3": "riptide bug: category fillna('new') raises TypeError even when nothing is missing; pandas returns the "
+          "Series unchanged",
+    "RD1": "riptide bug: bool Series.round(-1) rounds True to False; pandas returns bools unchanged",
+    "CS1": "riptide bug: cumsum/cumprod of int8/int16/int32/uint8/uint32 raise TypeError ('buffer of int64 cannot back "
+           "a column of int8'); pandas returns int64/uint64. Int8.cumsum() stays Int8 (pandas Int64)",
+    "S1": "riptide bug: shift(0) (and any shift of an empty Series) of an int/bool Series is float64/boolean; "
+          "pandas keeps the dtype when no row becomes missing",
+    "D2": "riptide bug: diff of int8/int16 is float64; pandas returns float32",
+    "D3": "riptide bug: diff of a 'boolean' Series raises TypeError; pandas returns boolean (values differ, NA kept)",
+    "D4": "riptide bug: diff of an int/uint Series is computed in float64; pandas subtracts in the int dtype first "
+          "(wrapping on overflow: uint8 [5, 1] -> 252.0, int64 [2**63-1, -2**62] wraps)",
+    "I2": "riptide bug: isin of a masked (Int64/Float64/boolean) Series returns bool; pandas returns boolean",
+    "I1": "riptide bug: isin([]), isin([None]) and isin([1, 'y']) (values of mixed kinds) raise TypeError "
+          "('riptide columns cannot hold Python objects'); pandas returns all False / the matches",
+    "PC1": "riptide bug: pct_change of a Float64/Int64 Series gives NaN for 0/0 where pandas gives NA (masked "
+           "arithmetic never holds NaN; see test_operators M1)",
+    "EQ1": "riptide bug: an empty Series with a str index .equals() the same Series with an empty RangeIndex is "
+           "False; pandas says True (no labels differ)",
+    "COLIDX": "riptide bug: a frame whose columns were all removed (dropna(axis=1), df[[]]) has an object column "
+              "Index; pandas keeps the original columns' dtype (str)",
+}
+_SMALL_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
+
+
+def _base_error(error: BaseException) -> type[BaseException]:
+    for base in (TypeError, ValueError, KeyError, IndexError, NotImplementedError):
+        if isinstance(error, base):
+            return base
+    return type(error)
+
+
+def check(rt_obj: Any, pd_obj: Any, fn: Any, source: Any = None, **kwargs: Any) -> None:
+    """``fn(obj)`` agrees: equal results (documented dtype differences applied) or the same exception type."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected, error = pandas_result(lambda: fn(pd_obj))
+    if error is not None:
+        with pytest.raises(_base_error(error)):
+            fn(rt_obj)
+        return
+    got = fn(rt_obj)
+    expected = documented(expected, pd_obj if source is None else source)
+    kwargs.setdefault("check_exact", False)
+    kwargs.setdefault("rtol", 1e-9)
+    if isinstance(expected, pd.DataFrame):
+        assert_frame_equal(got, expected, **kwargs)
+    elif isinstance(expected, pd.Series):
+        assert_series_equal(got, expected, **kwargs)
+    else:
+        assert got == expected, f"riptide {got!r}, pandas {expected!r}"
+
+
+# --------------------------------------------------------------------------- isna / notna
+
+
+@given(series_st())
+def test_isna_notna(s):
+    r = rt.from_pandas(s)
+    assert_series_equal(r.isna(), s.isna())
+    assert_series_equal(r.notna(), s.notna())
+    assert_series_equal(r.isnull(), s.isnull())
+    assert r.hasnans == s.hasnans
+
+
+@given(frame_st())
+def test_frame_isna_notna(df):
+    f = rt.from_pandas(df)
+    assert_frame_equal(f.isna(), df.isna())
+    assert_frame_equal(f.notna(), df.notna())
+
+
+# --------------------------------------------------------------------------- fillna
+
+FILL_VALUES = {
+    "int8": [0, 5, 1.5, 300], "int64": [0, -7, 2.5], "uint8": [3, -1], "float32": [0.0, 1.5, -1e10],
+    "float64": [0, 2.5, np.inf], "bool": [True, 0], "Int64": [0, 3, 1.5], "Float64": [0.0, 2.25, 3],
+    "boolean": [True, False], "str": ["x", "", "é"], "category": ["absent"],
+    "datetime64[ns]": [pd.Timestamp("2000-01-01")], "timedelta64[ns]": [pd.Timedelta("1s")],
+}  # fmt: skip
+
+
+def _fillna_cases() -> list[Any]:
+    cases = []
+    for dtype in ALL_DTYPES:
+        for frac in (0.0, 0.3, 1.0):
+            for value in FILL_VALUES.get(dtype, []):
+                bug = None
+                if dtype == "Int64" and isinstance(value, float):
+                    bug = "W2"
+                elif dtype == "category" and frac == 0.0:
+                    bug = "W3"
+                marks = [pytest.mark.xfail(strict=True, reason=BUGS[bug])] if bug else []
+                cases.append(pytest.param(dtype, frac, value, marks=marks, id=f"{dtype}-{frac}-{value!r}"))
+    return cases
+
+
+@pytest.mark.parametrize(("dtype", "frac", "value"), _fillna_cases())
+def test_fillna_scalar(dtype, frac, value):
+    s = make_values(np.random.default_rng(2), dtype, 20, frac, small=True)
+    check(rt.from_pandas(s), s, lambda obj: obj.fillna(value))
+    if s.notna().any():
+        first = s.dropna().iloc[0]
+        check(rt.from_pandas(s), s, lambda obj: obj.fillna(first))
+
+
+@given(series_st(dtypes=["float64", "Int64", "Float64", "str", "datetime64[ns]"]))
+def test_fillna_with_series(s):
+    filler = s.iloc[::-1].reset_index(drop=True)
+    filler.index = s.index
+    filler = filler.fillna(s.dropna().iloc[0]) if s.notna().any() else filler
+    check(rt.from_pandas(s), s, lambda obj: obj.fillna(rt.from_pandas(filler) if isinstance(obj, rt.Series) else filler))
+
+
+def test_fillna_with_dict_for_series():
+    s = pd.Series([1.0, np.nan, np.nan], index=["a", "b", "c"])
+    check(rt.from_pandas(s), s, lambda obj: obj.fillna({"b": 10.0, "zz": 3.0}))
+
+
+def test_fillna_frame_with_dict_and_scalar():
+    df = pd.DataFrame({"a": [1.0, np.nan, 3.0], "b": pd.array([None, 2, None], dtype="Int64"),
+                       "s": pd.Series(["x", None, "z"], dtype="str")})  # fmt: skip
+    check(rt.from_pandas(df), df, lambda obj: obj.fillna({"a": 0.5, "s": "missing"}))
+    check(rt.from_pandas(df), df, lambda obj: obj.fillna({"b": 7}))
+    check(rt.from_pandas(df.drop(columns="s")), df.drop(columns="s"), lambda obj: obj.fillna(0))
+
+
+def test_fillna_inplace_and_errors():
+    p = pd.Series([1.0, np.nan])
+    r = rt.from_pandas(p)
+    assert r.fillna(0.0, inplace=True) is None
+    assert_series_equal(r, p.fillna(0.0))
+    with pytest.raises(ValueError):
+        rt.from_pandas(p).fillna()
+    with pytest.raises(TypeError):
+        rt.from_pandas(p).fillna([1.0, 2.0])
+
+
+# --------------------------------------------------------------------------- ffill / bfill
+
+
+@given(series_st(), st.sampled_from([None, 1, 2, 5]), st.sampled_from(["ffill", "bfill"]))
+def test_ffill_bfill(s, limit, method):
+    check(rt.from_pandas(s), s, lambda obj: getattr(obj, method)(limit=limit))
+
+
+@given(frame_st(max_cols=4), st.sampled_from([None, 1, 3]), st.sampled_from(["ffill", "bfill"]))
+def test_frame_ffill_bfill(df, limit, method):
+    check(rt.from_pandas(df), df, lambda obj: getattr(obj, method)(limit=limit))
+
+
+# --------------------------------------------------------------------------- dropna
+
+
+@given(series_st())
+def test_series_dropna(s):
+    check(rt.from_pandas(s), s, lambda obj: obj.dropna())
+    check(rt.from_pandas(s), s, lambda obj: obj.dropna(ignore_index=True))
+
+
+@given(frame_st(max_cols=5), st.sampled_from(["any", "all"]))
+def test_frame_dropna_how(df, how):
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(how=how))
+    if len(df.dropna(how=how, axis=1).columns) or not len(df.columns):  # no column left: COLIDX
+        check(rt.from_pandas(df), df, lambda obj: obj.dropna(how=how, axis=1))
+
+
+@given(frame_st(max_cols=5), st.integers(0, 6))
+def test_frame_dropna_thresh(df, thresh):
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(thresh=thresh))
+    if len(df.dropna(thresh=thresh, axis=1).columns) or not len(df.columns):  # no column left: COLIDX
+        check(rt.from_pandas(df), df, lambda obj: obj.dropna(thresh=thresh, axis=1))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["COLIDX"])
+def test_frame_dropna_all_columns():
+    df = pd.DataFrame({"a": [np.nan], "b": [np.nan]})
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(axis=1))
+
+
+@given(frame_st(min_cols=2, max_cols=5), st.data())
+def test_frame_dropna_subset(df, data):
+    subset = data.draw(st.lists(st.sampled_from(list(df.columns)), min_size=1, unique=True))
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(subset=subset))
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(subset=subset, how="all"))
+
+
+def test_dropna_errors():
+    df = pd.DataFrame({"a": [1.0, np.nan]})
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(subset=["zz"]))
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(how="sometimes"))
+    check(rt.from_pandas(df), df, lambda obj: obj.dropna(how="any", thresh=1))
+
+
+# --------------------------------------------------------------------------- where / mask
+
+
+@given(series_st(dtypes=NUMERIC + ["str", "datetime64[ns]"]), st.data())
+def test_where_mask_scalar_other(s, data):
+    rng = np.random.default_rng(len(s))
+    cond = rng.random(len(s)) < 0.5
+    valid = s.dropna()
+    other = data.draw(st.sampled_from([np.nan] + list(valid.iloc[:2])))
+    # W1: an int/bool column with a NaN `other` that no row takes
+    unused = cond.all() if len(cond) else True
+    unused_mask = not cond.any() if len(cond) else True
+    no_nan = s.dtype.kind in "iub"
+    if not (no_nan and pd.isna(other) and unused):
+        check(rt.from_pandas(s), s, lambda obj: obj.where(cond, other))
+        if not (no_nan and unused_mask and pd.isna(other)):
+            check(rt.from_pandas(s), s, lambda obj: obj.mask(cond, other))
+        check(rt.from_pandas(s), s, lambda obj: obj.where(cond))
+
+
+def test_where_with_series_condition_and_other():
+    s = pd.Series([1.0, 2.0, 3.0, 4.0], index=list("abcd"))
+    cond = s > 2
+    other = pd.Series([10.0, 20.0, 30.0, 40.0], index=list("abcd"))
+    r = rt.from_pandas(s)
+    assert_series_equal(r.where(r > 2, rt.from_pandas(other)), s.where(cond, other))
+    assert_series_equal(r.mask(r > 2, rt.from_pandas(other)), s.mask(cond, other))
+    assert_series_equal(r.where(lambda x: x > 2, 0.0), s.where(lambda x: x > 2, 0.0))
+
+
+def test_where_int_with_nan_upcasts():
+    s = pd.Series([1, 2, 3])
+    check(rt.from_pandas(s), s, lambda obj: obj.where([True, False, True]))
+    check(rt.from_pandas(s), s, lambda obj: obj.where([True, False, True], 1.5))
+
+
+def test_frame_where_mask():
+    df = pd.DataFrame({"a": [1.0, -2.0, 3.0], "b": [-1, 5, -7]})
+    f = rt.from_pandas(df)
+    assert_frame_equal(f.where(f > 0, 0), df.where(df > 0, 0))
+    assert_frame_equal(f.mask(f > 0), df.mask(df > 0))
+    assert_frame_equal(f.where(f > 0), df.where(df > 0))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["W1"])
+def test_where_unused_nan_keeps_int():
+    s = pd.Series([1, 2])
+    check(rt.from_pandas(s), s, lambda obj: obj.where([True, True], np.nan))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["W1"])
+def test_clip_that_clips_nothing_keeps_int():
+    s = pd.Series(np.array([1, 2], dtype="int8"))
+    check(rt.from_pandas(s), s, lambda obj: obj.clip(upper=2.5))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["W2"])
+def test_masked_int_clip_with_fraction_raises():
+    s = pd.Series([1, 5], dtype="Int64")
+    check(rt.from_pandas(s), s, lambda obj: obj.clip(upper=2.5))
+
+
+def test_where_bad_condition():
+    s = pd.Series([1.0, 2.0])
+    check(rt.from_pandas(s), s, lambda obj: obj.where([True]))
+
+
+# --------------------------------------------------------------------------- clip / abs / round
+
+
+@given(series_st(dtypes=["int8", "int64", "uint8", "float32", "float64", "Int64", "Float64"]),
+       st.sampled_from([None, -5, 0, 2.5]), st.sampled_from([None, 5, 10, 2.5]))  # fmt: skip
+def test_clip(s, lower, upper):
+    assume(lower is None or upper is None or lower <= upper)
+    fractional = any(isinstance(b, float) and not b.is_integer() for b in (lower, upper))
+    assume(not (fractional and (s.dtype.kind in "iu" or str(s.dtype) == "Int64")))  # W1 / W2
+    check(rt.from_pandas(s), s, lambda obj: obj.clip(lower, upper))
+
+
+def test_frame_clip():
+    df = pd.DataFrame({"a": [1.0, -2.0, np.nan, 9.0], "b": [-1, 5, -7, 0]})
+    check(rt.from_pandas(df), df, lambda obj: obj.clip(-1, 4))
+    check(rt.from_pandas(df), df, lambda obj: obj.clip(lower=0))
+
+
+@given(series_st(dtypes=NUMERIC + ["timedelta64[ns]"]))
+def test_abs(s):
+    check(rt.from_pandas(s), s, lambda obj: obj.abs())
+
+
+@given(series_st(dtypes=NUMERIC), st.integers(-2, 4))
+def test_round(s, decimals):
+    assume(not (str(s.dtype) in ("bool", "boolean") and decimals < 0))  # RD1
+    check(rt.from_pandas(s), s, lambda obj: obj.round(decimals))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["RD1"])
+def test_round_bool_negative_decimals():
+    s = pd.Series([True, False])
+    check(rt.from_pandas(s), s, lambda obj: obj.round(-1))
+
+
+def test_frame_round():
+    df = pd.DataFrame({"a": [1.2345, -2.5, np.nan], "b": [1, 2, 3], "s": pd.Series(["x", "y", "z"], dtype="str")})
+    check(rt.from_pandas(df), df, lambda obj: obj.round(2))
+    check(rt.from_pandas(df), df, lambda obj: obj.round({"a": 1}))
+
+
+# --------------------------------------------------------------------------- cumulative
+
+
+@given(series_st(dtypes=NUMERIC + ["timedelta64[ns]", "datetime64[ns]"], max_size=300),
+       st.sampled_from(["cumsum", "cumprod", "cummin", "cummax"]), st.booleans())  # fmt: skip
+def test_cumulative(s, op, skipna):
+    assume(not (str(s.dtype) in _SMALL_INTS and op in ("cumsum", "cumprod")))  # CS1
+    if op == "cumprod":
+        s = s.clip(-3, 3) if s.dtype.kind in "iuf" or str(s.dtype) in ("Int64", "Float64") else s
+    check(rt.from_pandas(s), s, lambda obj: getattr(obj, op)(skipna=skipna), rtol=1e-6)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["CS1"])
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint8", "Int8"])
+@pytest.mark.parametrize("op", ["cumsum", "cumprod"])
+def test_cumulative_small_ints(dtype, op):
+    s = pd.Series([1, 2, 1], dtype=dtype)
+    check(rt.from_pandas(s), s, lambda obj: getattr(obj, op)())
+
+
+@given(frame_st(dtypes=["int64", "float64", "Int64"], min_cols=1, max_cols=3, max_size=100),
+       st.sampled_from(["cumsum", "cummin", "cummax"]))  # fmt: skip
+def test_frame_cumulative(df, op):
+    check(rt.from_pandas(df), df, lambda obj: getattr(obj, op)())
+
+
+# --------------------------------------------------------------------------- shift / diff / pct_change
+
+
+@given(series_st(), st.integers(-5, 5))
+def test_shift(s, periods):
+    assume(not ((periods == 0 or len(s) == 0) and s.dtype.kind in "iub"))  # S1
+    check(rt.from_pandas(s), s, lambda obj: obj.shift(periods))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["S1"])
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+def test_shift_zero_keeps_dtype(dtype):
+    s = pd.Series([1, 0, 1], dtype=dtype)
+    check(rt.from_pandas(s), s, lambda obj: obj.shift(0))
+
+
+@given(series_st(dtypes=["int64", "float64", "Int64", "str", "datetime64[ns]", "bool"]), st.integers(-3, 3), st.data())
+def test_shift_fill_value(s, periods, data):
+    valid = s.dropna()
+    assume(len(valid))
+    fill = data.draw(st.sampled_from(list(valid.iloc[:2])))
+    check(rt.from_pandas(s), s, lambda obj: obj.shift(periods, fill_value=fill))
+
+
+def test_shift_bad_periods():
+    s = pd.Series([1, 2])
+    check(rt.from_pandas(s), s, lambda obj: obj.shift(1.5))
+
+
+@given(series_st(dtypes=NUMERIC + ["datetime64[ns]", "timedelta64[ns]"], max_size=300, small=True),
+       st.integers(-3, 3))  # fmt: skip
+def test_diff(s, periods):
+    assume(str(s.dtype) not in ("int8", "int16", "boolean") and s.dtype.kind != "u")  # D2 / D3 / D4
+    assume(not (periods == 0 and s.dtype == bool))  # S1
+    check(rt.from_pandas(s), s, lambda obj: obj.diff(periods))
+
+
+@pytest.mark.parametrize(("bug", "values", "dtype"), [
+    pytest.param(bug, values, dtype, marks=pytest.mark.xfail(strict=True, reason=BUGS[bug]), id=f"{bug}-{dtype}")
+    for bug, values, dtype in [("D2", [1, 5], "int8"), ("D2", [1, 5], "int16"), ("D3", [True, False, None], "boolean"),
+                               ("D4", [5, 1], "uint8"), ("D4", [2**63 - 1, -(2**62)], "int64")]])  # fmt: skip
+def test_diff_known_bugs(bug, values, dtype):
+    s = pd.Series(values, dtype=dtype)
+    check(rt.from_pandas(s), s, lambda obj: obj.diff())
+
+
+@given(series_st(dtypes=["int64", "float64", "float32"], max_size=300), st.integers(-2, 3))
+def test_pct_change(s, periods):
+    check(rt.from_pandas(s), s, lambda obj: obj.pct_change(periods), rtol=1e-6)
+
+
+@given(series_st(dtypes=["Float64", "Int64"], max_size=300, small=True), st.integers(1, 3))
+def test_pct_change_masked_without_zeros(s, periods):
+    s = s.where(s != 0, 1)  # 0/0 in a masked column is NA in pandas, NaN in riptide: see PC1
+    check(rt.from_pandas(s), s, lambda obj: obj.pct_change(periods), rtol=1e-6)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["PC1"])
+def test_pct_change_masked_zero_over_zero():
+    s = pd.Series([0.0, 0.0, 1.0], dtype="Float64")
+    check(rt.from_pandas(s), s, lambda obj: obj.pct_change())
+
+
+@given(frame_st(dtypes=["int64", "float64"], min_cols=1, max_cols=3, max_size=100, small=True), st.integers(-2, 2))
+def test_frame_shift_diff(df, periods):
+    assume(periods != 0 and len(df))  # S1
+    check(rt.from_pandas(df), df, lambda obj: obj.shift(periods))
+    check(rt.from_pandas(df), df, lambda obj: obj.diff(periods))
+    check(rt.from_pandas(df), df, lambda obj: obj.pct_change(periods))
+
+
+# --------------------------------------------------------------------------- isin / between / equals
+
+
+@given(series_st(), st.data())
+def test_isin(s, data):
+    assume(str(s.dtype) not in ("Int64", "Float64", "boolean"))  # I2
+    valid = list(s.dropna().unique()[:5])
+    assume(valid)  # isin([]) is I1
+    values = data.draw(st.lists(st.sampled_from(valid), min_size=1, max_size=5))
+    with_missing = data.draw(st.booleans())
+    if with_missing and s.dtype.kind == "f":  # NaN among other kinds of values is I1
+        values = values + [np.nan]
+    check(rt.from_pandas(s), s, lambda obj: obj.isin(values))
+
+
+def test_isin_large_value_set():
+    rng = np.random.default_rng(0)
+    s = pd.Series(rng.integers(0, 100_000, 5000))
+    values = rng.integers(0, 100_000, 50_000)
+    check(rt.from_pandas(s), s, lambda obj: obj.isin(values))
+    strings = pd.Series([f"k{i}" for i in rng.integers(0, 20_000, 3000)], dtype="str")
+    wanted = [f"k{i}" for i in range(0, 20_000, 3)]
+    check(rt.from_pandas(strings), strings, lambda obj: obj.isin(wanted))
+    check(rt.from_pandas(strings), strings, lambda obj: obj.isin(set(wanted)))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["I2"])
+@pytest.mark.parametrize("dtype", ["Int64", "Float64", "boolean"])
+def test_isin_masked_is_boolean(dtype):
+    s = pd.Series([1, None, 0], dtype=dtype)
+    check(rt.from_pandas(s), s, lambda obj: obj.isin([1]))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["I1"])
+@pytest.mark.parametrize("values", [[], [None], [1, "y"]], ids=repr)
+def test_isin_empty_none_and_mixed_values(values):
+    s = pd.Series([1.0, 2.0, np.nan])
+    check(rt.from_pandas(s), s, lambda obj: obj.isin(values))
+
+
+def test_isin_strings_and_mixed_kinds():
+    s = pd.Series(["a", None, "é", "b"], dtype="str")
+    for values in [["a", "é"], ["zz"], [1, 2], pd.Series(["b"], dtype="str")]:
+        check(rt.from_pandas(s), s, lambda obj, v=values: obj.isin(rt.from_pandas(v) if isinstance(obj, rt.Series)
+                                                                  and isinstance(v, pd.Series) else v))  # fmt: skip
+
+
+def test_isin_scalar_raises():
+    s = pd.Series([1, 2])
+    check(rt.from_pandas(s), s, lambda obj: obj.isin(1))
+
+
+def test_frame_isin():
+    df = pd.DataFrame({"a": [1, 2, 3], "s": pd.Series(["x", "y", None], dtype="str")})
+    check(rt.from_pandas(df), df, lambda obj: obj.isin({"a": [3], "s": ["x"]}))
+    check(rt.from_pandas(df[["a"]]), df[["a"]], lambda obj: obj.isin([1, 3]))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["I1"])
+def test_frame_isin_mixed_values():
+    df = pd.DataFrame({"a": [1, 2, 3], "s": pd.Series(["x", "y", None], dtype="str")})
+    check(rt.from_pandas(df), df, lambda obj: obj.isin([1, "y"]))
+
+
+@given(series_st(dtypes=["int64", "float64", "Int64", "Float64", "datetime64[ns]", "str"]),
+       st.sampled_from(["both", "neither", "left", "right"]), st.data())  # fmt: skip
+def test_between(s, inclusive, data):
+    valid = s.dropna().sort_values()
+    assume(len(valid) >= 1)
+    left = data.draw(st.sampled_from(list(valid.iloc[:3])))
+    right = data.draw(st.sampled_from(list(valid.iloc[-3:])))
+    check(rt.from_pandas(s), s, lambda obj: obj.between(left, right, inclusive=inclusive))
+
+
+def test_between_bad_inclusive():
+    s = pd.Series([1, 2])
+    check(rt.from_pandas(s), s, lambda obj: obj.between(0, 1, inclusive="yes"))
+
+
+@given(series_st(), st.sampled_from(["same", "copy", "changed", "renamed_index", "other_dtype"]))
+def test_series_equals(s, how):
+    other = s.copy()
+    if how == "changed" and len(s):
+        other = pd.concat([s.iloc[1:], s.iloc[:1]])
+        other.index = s.index
+    elif how == "renamed_index":
+        assume(len(s) or s.index.dtype != "str")  # EQ1
+        other.index = pd.RangeIndex(1, len(s) + 1)
+    elif how == "other_dtype" and s.dtype == np.float64:
+        other = s.astype("float32")
+    assert rt.from_pandas(s).equals(rt.from_pandas(other)) == s.equals(other)
+
+
+@given(frame_st(max_cols=4))
+def test_frame_equals(df):
+    f = rt.from_pandas(df)
+    assert f.equals(rt.from_pandas(df.copy())) == df.equals(df.copy())
+    if len(df.columns):
+        dropped = df.drop(columns=df.columns[0])
+        assert f.equals(rt.from_pandas(dropped)) == df.equals(dropped)
+    assert not f.equals(df)  # a pandas object is not a riptide one
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["EQ1"])
+def test_equals_empty_with_other_index_kind():
+    s = pd.Series([], dtype="int8", index=pd.Index([], dtype="str"))
+    other = s.copy()
+    other.index = pd.RangeIndex(1, 1)
+    assert rt.from_pandas(s).equals(rt.from_pandas(other)) == s.equals(other)
+
+
+def test_equals_nan_positions():
+    a = pd.Series([1.0, np.nan, 3.0])
+    b = pd.Series([1.0, 3.0, np.nan])
+    assert rt.from_pandas(a).equals(rt.from_pandas(a.copy())) == a.equals(a.copy())
+    assert rt.from_pandas(a).equals(rt.from_pandas(b)) == a.equals(b)

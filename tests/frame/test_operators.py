@@ -1,0 +1,826 @@
+"""Arithmetic, comparison and logical operators vs pandas: dtypes, alignment, missing values, errors.
+
+Each case computes ``op(a, b)`` with pandas and with riptide on the same data: the results must be
+equal with pandas' dtype, or both must raise (riptide with pandas' exception type).
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import (
+    INT_DTYPES,
+    UINT_DTYPES,
+    assert_frame_equal,
+    assert_series_equal,
+    frame_st,
+    make_values,
+    pandas_result,
+    series_st,
+)
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import riptide as rt
+
+ARITHMETIC = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
+              "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow}  # fmt: skip
+COMPARISON = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+              "ge": operator.ge}  # fmt: skip
+LOGICAL = {"and": operator.and_, "or": operator.or_, "xor": operator.xor}
+ALL_OPS = {**ARITHMETIC, **COMPARISON, **LOGICAL}
+
+NUMERIC = INT_DTYPES + UINT_DTYPES + ["float32", "float64", "bool", "Int64", "Float64", "boolean"]
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _base_error(error: BaseException) -> type[BaseException]:
+    for base in (TypeError, ValueError, ZeroDivisionError, OverflowError, KeyError):
+        if isinstance(error, base):
+            return base
+    return type(error)
+
+
+def _compare(got: Any, expected: Any) -> None:
+    kwargs: dict[str, Any] = {"check_exact": False, "rtol": 1e-9, "atol": 0.0}
+    if isinstance(expected, pd.DataFrame):
+        if any(d == np.float32 or str(d) == "Float32" for d in expected.dtypes):
+            kwargs["rtol"] = 1e-6
+        assert_frame_equal(got, expected, **kwargs)
+    else:
+        if expected.dtype == np.float32:
+            kwargs["rtol"] = 1e-6
+        assert_series_equal(got, expected, **kwargs)
+
+
+def check_op(op: Any, rt_a: Any, rt_b: Any, pd_a: Any, pd_b: Any) -> None:
+    """``op(a, b)`` agrees between riptide and pandas (result or exception type)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected, error = pandas_result(lambda: op(pd_a, pd_b))
+    if error is not None:
+        with pytest.raises(_base_error(error)):
+            op(rt_a, rt_b)
+        return
+    if isinstance(expected, pd.Series) and expected.dtype == object or isinstance(expected, pd.DataFrame) and (
+            (expected.dtypes == object).any()):  # fmt: skip
+        pytest.skip("pandas gives an object result, which riptide has no dtype for")
+    _compare(op(rt_a, rt_b), expected)
+
+
+def rt_of(obj: Any) -> Any:
+    return rt.from_pandas(obj) if isinstance(obj, pd.Series | pd.DataFrame) else obj
+
+
+# --------------------------------------------------------------------------- known riptide bugs
+
+MASKED = ("Int64", "Float64", "boolean")
+INTS = tuple(INT_DTYPES + UINT_DTYPES)
+FLOATS = ("float32", "float64")
+BOOLS = ("bool", "boolean")
+
+BUGS = {
+    "M1": "riptide bug: a masked (Float64/Float32/boolean) result holds NaN where pandas has NA: pandas masked "
+          "arithmetic turns NaN into NA (0/0, x % 0, 0 // 0, and NaN coming from a numpy float operand: "
+          "Series([1.0], dtype='Float64') + Series([nan]) is [<NA>]; Int64 == float NaN is <NA>, riptide False)",
+    "M2": "riptide bug: numpy int/bool // or % a masked int/boolean (or boolean // % a numpy int) with a zero divisor "
+          "gives Int64 0 where pandas gives Float64 inf/NA (pandas keeps Int64 only for Int64 op Int64/int)",
+    "M3": "riptide bug: float32 // x with a zero divisor stays float32; pandas returns float64",
+    "L1": "riptide bug: & | ^ between an int and a bool/boolean Series is bitwise int in riptide; pandas casts to bool "
+          "and returns bool (boolean when either side is masked, with Kleene logic)",
+    "L2": "riptide bug: & | ^ between bool/boolean and float raise TypeError in riptide; pandas returns bool/boolean",
+    "L3": "riptide bug: boolean & Int64 (| ^) computes an Int64 result; pandas raises ValueError",
+    "B1": "riptide bug: bool / bool, bool // bool, bool ** bool compute a result; pandas raises NotImplementedError",
+    "P1": "riptide bug: uint64 ** signed int raises 'Integers to negative integer powers'; pandas returns float64 "
+          "(numpy promotes uint64 with int64 to float64)",
+    "D1": "riptide bug: int % bool with a False divisor gives float64 NaN; pandas gives the int dtype (numpy: 0)",
+}
+
+
+def series_series_bug(op: str, left: str, right: str) -> str | None:
+    """The known riptide bug class (a BUGS key) for ``Series[left] <op> Series[right]``, or None.
+
+    Exact for the ``operand`` data of the dtype matrix (zeros in both, 0/0, NaN and NA on distinct rows).
+    """
+    masked = left in MASKED or right in MASKED
+    intlike = INTS + ("Int64",)
+    if op in LOGICAL:
+        if left == "boolean" and right in ("Int64", "Float64"):
+            return "L3"
+        if (left in intlike and right in BOOLS) or (right in intlike and left in BOOLS):
+            return "L1"
+        if (left in BOOLS and right in FLOATS) or (left in FLOATS and right == "boolean"):
+            return "L2"
+        return None
+    if op in ("truediv", "floordiv", "pow") and left in BOOLS and right in BOOLS:
+        return "B1"
+    if op == "pow" and left == "uint64" and right in ("int8", "int16", "int32", "int64", "Int64"):
+        return "P1"
+    if op == "mod" and right == "bool" and left in INTS + ("bool",):
+        return "D1"
+    if op in ("floordiv", "mod") and (
+            (left in INTS + ("bool",) and left != "uint64" and right == "Int64")
+            or (op == "floordiv" and left in INTS and right == "boolean")
+            or (left == "boolean" and right in intlike)):  # fmt: skip
+        return "M2"
+    if masked:
+        float_result = "Float64" in (left, right) or (left == "uint64" and right == "Int64") or (
+            left == "Int64" and right == "uint64")
+        if left in FLOATS or right in FLOATS:
+            return "M1"  # a NaN in the numpy float operand must become NA
+        if op == "truediv" or (op in ("floordiv", "mod") and float_result):
+            return "M1"  # 0/0 and x % 0 must be NA
+        return None
+    if op == "floordiv" and "float32" in (left, right):
+        other = right if left == "float32" else left
+        if other in ("float32", "int8", "uint8", "int16", "uint16", "bool"):
+            return "M3"
+    return None
+
+
+def operand(dtype: str, side: str) -> pd.Series:
+    """Fixed operands with zeros in both (0/0 at row 1, x/0 at row 0), negatives, NaN and NA."""
+    values = [5, 0, -3, 2, 7, 1, -1, 4] if side == "l" else [0, 0, 2, -1, 3, 1, 2, 5]
+    if dtype.startswith("u"):
+        values = [abs(v) for v in values]
+    if dtype in BOOLS:
+        s = pd.Series([bool(v % 2) for v in values], dtype=dtype)
+    elif dtype in FLOATS:
+        s = pd.Series([v / 2 for v in values], dtype=dtype)
+        s[4 if side == "l" else 7] = np.nan  # never where the other side is missing
+        return s
+    else:
+        s = pd.Series(values, dtype=dtype)
+    if dtype in MASKED:
+        s[5 if side == "l" else 6] = pd.NA
+    return s
+
+
+MATRIX_DTYPES = ["int8", "int64", "uint8", "uint64", "float32", "float64", "bool", "Int64", "Float64", "boolean"]
+
+
+def _matrix_cases() -> list[Any]:
+    cases = []
+    for op_name in ALL_OPS:
+        for left in MATRIX_DTYPES:
+            for right in MATRIX_DTYPES:
+                bug = series_series_bug(op_name, left, right)
+                marks = [pytest.mark.xfail(strict=True, reason=BUGS[bug])] if bug else []
+                cases.append(pytest.param(op_name, left, right, marks=marks, id=f"{left}-{op_name}-{right}"))
+    return cases
+
+
+@pytest.mark.parametrize(("op_name", "left", "right"), _matrix_cases())
+def test_series_series_dtype_matrix(op_name, left, right):
+    a, b = operand(left, "l"), operand(right, "r")
+    check_op(ALL_OPS[op_name], rt_of(a), rt_of(b), a, b)
+
+
+# --------------------------------------------------------------------------- Series op Series (random)
+
+
+@given(st.sampled_from(list(ALL_OPS)), st.sampled_from(NUMERIC), st.sampled_from(NUMERIC), st.data())
+def test_series_series_same_index(op_name, left_dtype, right_dtype, data):
+    assume(series_series_bug(op_name, left_dtype, right_dtype) is None)  # the dtype matrix xfails those
+    n = data.draw(st.integers(0, 300))
+    small = data.draw(st.booleans())
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    nulls = data.draw(st.sampled_from([0.0, 0.2]))
+    a = make_values(rng, left_dtype, n, nulls if left_dtype in MASKED else 0.0, small)
+    b = make_values(rng, right_dtype, n, nulls if right_dtype in MASKED else 0.0, small)
+    a.name, b.name = "a", data.draw(st.sampled_from(["a", "b"]))
+    check_op(ALL_OPS[op_name], rt_of(a), rt_of(b), a, b)
+
+
+# --------------------------------------------------------------------------- alignment
+
+BUGS.update({
+    "A1": "riptide bug: aligning an int64 Series makes it float64 even where no label is missing (same labels in "
+          "another order), and Int64 + aligned int64 gives Float64; pandas keeps int64 / Int64",
+    "A2": "riptide bug: comparing Series with different labels aligns them; pandas raises ValueError "
+          "('Can only compare identically-labeled Series objects')",
+    "A3": "riptide bug: float Series ==, !=, < None raise TypeError; pandas compares (all False, != all True)",
+    "NP1": "riptide bug: a NumPy scalar on the left (np.float64(2) * s, np.timedelta64(3, 's') + s) returns a NumPy "
+           "ndarray (numpy converts the Series through __array__); a DataFrame raises numpy's UFuncNoLoopError. "
+           "pandas returns a Series/DataFrame (riptide needs __array_ufunc__ = None or __array_priority__)",
+    "NP2": "riptide bug: NumPy scalars promote as strong types (uint8 Series + np.int8(3) is int16, bool Series + "
+           "np.int8(3) is int8); pandas treats them like Python scalars (uint8, int64)",
+    "NA1": "riptide bug: boolean Series <op> pd.NA gives Int64 (all NA); pandas gives boolean with Kleene logic "
+           "(False & NA is False, True | NA is True)",
+    "NA2": "riptide bug: Int64/Float64 ** pd.NA gives 1 in every row (the NA exponent is read as 0); pandas gives NA "
+           "except 1 ** NA = 1",
+    "PW1": "riptide bug: DataFrame <op> DataFrame fills a column present on one side only with NaN directly; pandas "
+           "computes on the aligned NaN, so 1.0 ** NaN is 1.0",
+    "Z1": "riptide bug: an *empty* int Series // 0 is float64; pandas keeps the int dtype (nothing divides)",
+    "P2": "riptide bug: a Python int that does not fit the Series' int dtype as exponent (uint8 ** -3, 2**40 ** int8) "
+          "raises ValueError('Integers to negative integer powers'); pandas/numpy raise OverflowError",
+})
+
+
+@given(st.sampled_from(list(ARITHMETIC)), st.sampled_from(["float64", "Float64", "float32"]),
+       st.sampled_from(["float64", "Float64"]), st.data())  # fmt: skip
+def test_series_series_alignment(op_name, left_dtype, right_dtype, data):
+    assume(series_series_bug(op_name, left_dtype, right_dtype) is None)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    n, m = data.draw(st.integers(0, 60)), data.draw(st.integers(0, 60))
+    a = make_values(rng, left_dtype, n, 0.0, small=True)
+    b = make_values(rng, right_dtype, m, 0.0, small=True)
+    kind = data.draw(st.sampled_from(["int", "str"]))
+    labels_a = rng.permutation(100)[:n]
+    labels_b = rng.permutation(100)[:m]
+    if kind == "str":
+        a.index = pd.Index([f"k{i}" for i in labels_a], dtype="str")
+        b.index = pd.Index([f"k{i}" for i in labels_b], dtype="str")
+    else:
+        a.index, b.index = pd.Index(labels_a), pd.Index(labels_b)
+    # Masked arithmetic on rows that exist on one side only gives NA in pandas, NaN-free: as M1 predicts
+    assume(not ("Float64" in (left_dtype, right_dtype) and op_name in ("truediv", "floordiv", "mod", "pow")))
+    check_op(ARITHMETIC[op_name], rt_of(a), rt_of(b), a, b)
+
+
+@pytest.mark.parametrize("op_name", ["add", "mul", "truediv"])
+def test_alignment_partial_overlap(op_name):
+    a = pd.Series([1.5, 2.0, 3.0], index=["a", "b", "c"], name="x")
+    b = pd.Series([10.0, 20.0, 30.0], index=["c", "d", "a"], name="x")
+    check_op(ARITHMETIC[op_name], rt_of(a), rt_of(b), a, b)
+
+
+def test_alignment_int_with_missing_labels_gives_float():
+    a = pd.Series([1, 2, 3], index=["a", "b", "c"])
+    b = pd.Series([10, 20, 30], index=["c", "d", "a"])
+    check_op(operator.add, rt_of(a), rt_of(b), a, b)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["A1"])
+def test_alignment_same_labels_different_order_keeps_int():
+    a = pd.Series([1, 2, 3], index=[3, 1, 2])
+    b = pd.Series([10, 20, 30], index=[1, 2, 3])
+    check_op(operator.add, rt_of(a), rt_of(b), a, b)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["A1"])
+def test_alignment_masked_with_int_keeps_int64():
+    a = pd.Series([1, 2, None], index=[0, 1, 2], dtype="Int64")
+    b = pd.Series([10, 20, 30], index=[1, 2, 3])
+    check_op(operator.add, rt_of(a), rt_of(b), a, b)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["A2"])
+def test_comparison_of_unaligned_series_raises():
+    a = pd.Series([1, 2], index=["a", "b"])
+    b = pd.Series([1, 2], index=["b", "c"])
+    check_op(operator.eq, rt_of(a), rt_of(b), a, b)
+
+
+def test_name_of_result():
+    a = pd.Series([1, 2], name="a")
+    for b in [pd.Series([3, 4], name="a"), pd.Series([3, 4], name="b"), pd.Series([3, 4])]:
+        check_op(operator.add, rt_of(a), rt_of(b), a, b)
+
+
+def test_series_op_list_and_array():
+    a = pd.Series([1, 2, 3])
+    for other in [[1, 0, 2], np.array([1.5, 2.5, 3.5])]:
+        check_op(operator.add, rt_of(a), other, a, other)
+    check_op(operator.add, rt_of(a), [1, 2], a, [1, 2])
+
+
+# --------------------------------------------------------------------------- Series op scalar
+
+PY_SCALARS = [0, 1, -3, 7, 2**40, 0.0, 1.5, -2.25, np.nan, np.inf, True, False]
+NUMPY_DTYPES = INT_DTYPES + UINT_DTYPES + ["float32", "float64", "bool"]
+
+
+def scalar_bug(op: str, dtype: str, scalar: Any, reflected: bool) -> str | None:
+    """Known bug class for ``Series[dtype] <op> scalar`` (numpy dtypes, Python scalars), exact for ``operand`` data."""
+    is_bool = isinstance(scalar, bool)
+    if op in LOGICAL and ((dtype == "bool" and isinstance(scalar, int) and not is_bool) or (dtype in INTS and is_bool)):
+        return "L1"
+    if op == "mod" and ((not reflected and scalar is False and dtype in INTS + ("bool",))
+                        or (reflected and dtype == "bool" and is_bool)):  # fmt: skip
+        return "D1"
+    if op in ("truediv", "floordiv", "pow") and dtype == "bool" and isinstance(scalar, bool):
+        return "B1"
+    if op == "mod" and dtype == "bool" and reflected and isinstance(scalar, int) and not is_bool:
+        return "D1"
+    if op == "floordiv" and dtype == "float32" and (reflected and not (isinstance(scalar, float) and np.isnan(scalar))
+                                                     or (not reflected and scalar == 0)):  # fmt: skip
+        return "M3"
+    if op == "pow" and dtype in UINT_DTYPES and not reflected and isinstance(scalar, int) and scalar < 0:
+        return "P2"
+    if op == "pow" and dtype in ("int8", "int16", "int32") and reflected and scalar == 2**40:
+        return "P2"
+    return None
+
+
+def _scalar_cases() -> list[Any]:
+    cases = []
+    for op_name in ALL_OPS:
+        for dtype in ["int8", "int64", "uint8", "uint64", "float32", "float64", "bool"]:
+            for scalar in PY_SCALARS:
+                for reflected in (False, True):
+                    bug = scalar_bug(op_name, dtype, scalar, reflected)
+                    marks = [pytest.mark.xfail(strict=True, reason=BUGS[bug])] if bug else []
+                    ident = f"{'' if not reflected else 'r'}{op_name}-{dtype}-{scalar!r}"
+                    cases.append(pytest.param(op_name, dtype, scalar, reflected, marks=marks, id=ident))
+    return cases
+
+
+@pytest.mark.parametrize(("op_name", "dtype", "scalar", "reflected"), _scalar_cases())
+def test_series_scalar_matrix(op_name, dtype, scalar, reflected):
+    s = operand(dtype, "l")
+    op = ALL_OPS[op_name]
+    if reflected:
+        check_op(op, scalar, rt_of(s), scalar, s)
+    else:
+        check_op(op, rt_of(s), scalar, s, scalar)
+
+
+@given(st.sampled_from(list(ALL_OPS)), series_st(dtypes=NUMPY_DTYPES, max_size=300, index="range"),
+       st.sampled_from(PY_SCALARS), st.booleans())  # fmt: skip
+def test_series_scalar(op_name, s, scalar, reflected):
+    assume(scalar_bug(op_name, str(s.dtype), scalar, reflected) is None)
+    assume(not (op_name == "floordiv" and s.dtype == np.float32))  # M3 depends on the data
+    assume(not (op_name == "pow" and s.dtype.kind in "iu"))  # P2 depends on the data
+    assume(not (len(s) == 0 and op_name == "floordiv" and not reflected and scalar == 0))  # Z1
+    op = ALL_OPS[op_name]
+    if reflected:
+        check_op(op, scalar, rt_of(s), scalar, s)
+    else:
+        check_op(op, rt_of(s), scalar, s, scalar)
+
+
+@given(st.sampled_from(["add", "sub", "mul", "eq", "ne", "lt", "le", "gt", "ge"]),
+       series_st(dtypes=["Int64", "Float64"], max_size=300, index="range"),
+       st.sampled_from([0, 1, -3, 7, 0.0, 1.5, -2.25]), st.booleans())  # fmt: skip
+def test_masked_series_scalar(op_name, s, scalar, reflected):
+    op = ALL_OPS[op_name]
+    if reflected:
+        check_op(op, scalar, rt_of(s), scalar, s)
+    else:
+        check_op(op, rt_of(s), scalar, s, scalar)
+
+
+@given(st.sampled_from(["add", "sub", "mul", "truediv", "eq", "ne", "lt", "ge"]),
+       series_st(dtypes=["Int64", "Float64"], max_size=100, index="range"), st.booleans())  # fmt: skip
+def test_masked_series_with_na_scalar(op_name, s, reflected):
+    op = ALL_OPS[op_name]
+    if reflected:
+        check_op(op, pd.NA, rt_of(s), pd.NA, s)
+    else:
+        check_op(op, rt_of(s), pd.NA, s, pd.NA)
+
+
+MASKED_SCALAR_BUGS = [
+    ("M1", "Int64", "add", np.nan), ("M1", "Float64", "mul", np.nan), ("M1", "Int64", "truediv", 0),
+    ("M1", "Float64", "mod", 0.0), ("M2", "Int64", "rfloordiv", 0),
+    ("M2", "Int64", "rmod", 1), ("L1", "Int64", "and", True), ("NA1", "boolean", "and", pd.NA),
+    ("NA1", "boolean", "or", pd.NA), ("NA2", "Int64", "pow", pd.NA), ("NA2", "Float64", "pow", pd.NA),
+    ("B1", "boolean", "truediv", True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("bug", "dtype", "op_name", "scalar"), [
+    pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=BUGS[case[0]]), id="-".join(map(repr, case)))
+    for case in MASKED_SCALAR_BUGS])  # fmt: skip
+def test_masked_series_scalar_known_bugs(bug, dtype, op_name, scalar):
+    s = operand(dtype, "l")
+    if op_name.startswith("r") and op_name[1:] in ALL_OPS:
+        check_op(ALL_OPS[op_name[1:]], scalar, rt_of(s), scalar, s)
+    else:
+        check_op(ALL_OPS[op_name], rt_of(s), scalar, s, scalar)
+
+
+@pytest.mark.parametrize("scalar", [np.float64(2.5), np.int64(2), np.int8(3), np.float32(1.5), np.uint8(2)], ids=repr)
+@pytest.mark.parametrize("op_name", ["add", "mul", "lt"])
+def test_numpy_scalar_on_the_right(scalar, op_name):
+    s = pd.Series([1.5, -2.0, 0.0], dtype="float64")
+    check_op(ALL_OPS[op_name], rt_of(s), scalar, s, scalar)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["NP1"])
+@pytest.mark.parametrize("scalar", [np.float64(2.5), np.int64(2), np.timedelta64(3, "s")], ids=repr)
+def test_numpy_scalar_on_the_left(scalar):
+    s = pd.Series([1, 2, 3]) if not isinstance(scalar, np.timedelta64) else TD
+    check_op(operator.add, scalar, rt_of(s), scalar, s)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["NP1"])
+def test_numpy_scalar_on_the_left_of_a_frame():
+    df = pd.DataFrame({"a": [1, 2], "b": [0.5, 1.5]})
+    check_op(operator.mul, np.float64(2.0), rt_of(df), np.float64(2.0), df)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["NP2"])
+@pytest.mark.parametrize(("dtype", "scalar"), [("uint8", np.int8(3)), ("bool", np.int8(3)), ("int8", np.int64(1))],
+                         ids=repr)  # fmt: skip
+def test_numpy_scalars_promote_like_python_scalars(dtype, scalar):
+    s = operand(dtype, "l")
+    check_op(operator.add, rt_of(s), scalar, s, scalar)
+
+
+@pytest.mark.parametrize("op_name", ["eq", "ne", "lt", "add"])
+def test_numpy_series_with_none(op_name, request):
+    if op_name != "add":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=BUGS["A3"]))
+    s = pd.Series([1.0, np.nan, 3.0])
+    check_op(ALL_OPS[op_name], rt_of(s), None, s, None)
+
+
+# --------------------------------------------------------------------------- integer division by zero
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES + UINT_DTYPES)
+@pytest.mark.parametrize("op_name", ["floordiv", "mod", "truediv"])
+def test_integer_division_by_zero(dtype, op_name):
+    values = [5, 0, 3, 1] if dtype.startswith("u") else [5, 0, -3, 1]
+    a = pd.Series(values, dtype=dtype)
+    zeros = pd.Series([0, 0, 0, 2], dtype=dtype)
+    op = ARITHMETIC[op_name]
+    check_op(op, rt_of(a), rt_of(zeros), a, zeros)
+    check_op(op, rt_of(a), 0, a, 0)
+    check_op(op, 0, rt_of(a), 0, a)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["Z1"])
+@pytest.mark.parametrize("op_name", ["floordiv"])
+def test_empty_integer_division_by_zero(op_name):
+    a = pd.Series([], dtype="int8")
+    check_op(ARITHMETIC[op_name], rt_of(a), 0, a, 0)
+
+
+def test_masked_integer_division_by_zero_same_dtypes():
+    a = pd.Series([5, 0, -3, 1, None], dtype="Int64")
+    zeros = pd.Series([0, 0, 0, 2, 1], dtype="Int64")
+    for op in [operator.floordiv, operator.mod]:
+        check_op(op, rt_of(a), rt_of(zeros), a, zeros)
+        check_op(op, rt_of(a), 0, a, 0)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["M1"])
+def test_masked_zero_over_zero_is_na():
+    a = pd.Series([5, 0, None], dtype="Int64")
+    check_op(operator.truediv, rt_of(a), 0, a, 0)
+
+
+def test_float_division_by_zero():
+    a = pd.Series([1.0, -1.0, 0.0, np.nan])
+    for op in [operator.truediv, operator.floordiv, operator.mod]:
+        check_op(op, rt_of(a), 0.0, a, 0.0)
+        check_op(op, rt_of(a), 0, a, 0)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint8"])
+def test_integer_overflow_wraps_like_pandas(dtype):
+    info = np.iinfo(dtype)
+    a = pd.Series([info.max, info.min, 1], dtype=dtype)
+    for op in [operator.add, operator.sub, operator.mul]:
+        check_op(op, rt_of(a), rt_of(a), a, a)
+        check_op(op, rt_of(a), 1, a, 1)
+
+
+def test_integer_negative_power_raises():
+    a = pd.Series([1, 2, 3])
+    check_op(operator.pow, rt_of(a), -1, a, -1)
+    check_op(operator.pow, rt_of(a), rt_of(pd.Series([1, -1, 2])), a, pd.Series([1, -1, 2]))
+    check_op(operator.pow, rt_of(a), -1.0, a, -1.0)
+
+
+def test_masked_pow_special_cases():
+    a = pd.Series([1, None, 2, None], dtype="Int64")
+    b = pd.Series([None, 0, None, 3], dtype="Int64")
+    check_op(operator.pow, rt_of(a), rt_of(b), a, b)
+
+
+def test_kleene_logic():
+    a = pd.Series([True, True, True, False, False, False, None, None, None], dtype="boolean")
+    b = pd.Series([True, False, None, True, False, None, True, False, None], dtype="boolean")
+    plain = pd.Series([True, False] * 4 + [True])
+    for op in LOGICAL.values():
+        check_op(op, rt_of(a), rt_of(b), a, b)
+        check_op(op, rt_of(a), True, a, True)
+        check_op(op, rt_of(a), False, a, False)
+        check_op(op, rt_of(a), rt_of(plain), a, plain)
+        check_op(op, rt_of(plain), rt_of(a), plain, a)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["NA1"])
+def test_kleene_logic_with_na_scalar():
+    a = pd.Series([True, False, None], dtype="boolean")
+    for op in LOGICAL.values():
+        check_op(op, rt_of(a), pd.NA, a, pd.NA)
+
+
+# --------------------------------------------------------------------------- unary
+
+
+UNARY = {"neg": operator.neg, "abs": abs, "invert": operator.invert, "pos": operator.pos}
+BUGS.update({
+    "U1": "riptide bug: -s for a bool/boolean Series raises TypeError; pandas returns the logical negation",
+    "U2": "riptide bug: +s for a datetime64 or str Series returns a copy; pandas raises TypeError",
+})
+
+
+@given(series_st(dtypes=NUMERIC + ["timedelta64[ns]", "datetime64[ns]", "str"], max_size=200),
+       st.sampled_from(list(UNARY)))  # fmt: skip
+def test_unary(s, which):
+    assume(not (which == "neg" and str(s.dtype) in BOOLS))  # U1
+    assume(not (which == "pos" and (s.dtype == "str" or s.dtype.kind == "M")))  # U2
+    assume(not (which == "invert" and len(s) == 0))  # pandas accepts ~ on any *empty* Series
+    fn = UNARY[which]
+    expected, error = pandas_result(lambda: fn(s))
+    if error is not None:  # pandas raises TypeError (ArrowNotImplementedError for abs(str))
+        with pytest.raises((_base_error(error), TypeError)):
+            fn(rt_of(s))
+        return
+    assert_series_equal(fn(rt_of(s)), expected)
+    if which == "abs":
+        assert_series_equal(rt_of(s).abs(), s.abs())
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["U1"])
+@pytest.mark.parametrize("dtype", BOOLS)
+def test_negate_bool(dtype):
+    s = pd.Series([True, False], dtype=dtype)
+    assert_series_equal(-rt_of(s), -s)
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["U2"])
+@pytest.mark.parametrize("which", ["datetime", "str"])
+def test_unary_plus_raises(which):
+    with pytest.raises(TypeError):
+        +rt_of(DT if which == "datetime" else S1)
+
+
+def test_unary_on_frame():
+    df = pd.DataFrame({"a": [1, -2, 3], "b": [-0.5, np.nan, 2.0], "c": pd.array([1, None, -3], dtype="Int64")})
+    f = rt_of(df)
+    assert_frame_equal(-f, -df)
+    assert_frame_equal(abs(f), abs(df))
+    assert_frame_equal(f.abs(), df.abs())
+    bools = pd.DataFrame({"x": [True, False], "y": pd.array([True, None], dtype="boolean")})
+    assert_frame_equal(~rt_of(bools), ~bools)
+
+
+# --------------------------------------------------------------------------- DataFrame
+
+
+@given(st.sampled_from(list(ARITHMETIC) + list(COMPARISON)),
+       frame_st(dtypes=["int64", "int32", "uint8", "float64", "Int64", "Float64"], min_cols=1, max_cols=4, max_size=200),
+       st.sampled_from([0, 2, -1.5, np.nan, 3]), st.booleans())  # fmt: skip
+def test_frame_scalar(op_name, df, scalar, reflected):
+    masked = any(str(d) in MASKED for d in df.dtypes)
+    # the M1/M2/P2 cases are xfailed in the Series matrices
+    assume(not (masked and (np.isnan(scalar) or op_name in ("truediv", "floordiv", "mod", "pow"))))
+    assume(not (op_name == "pow" and any(d.kind in "iu" for d in df.dtypes if isinstance(d, np.dtype))))
+    assume(not (len(df) == 0 and op_name == "floordiv" and not reflected and scalar == 0))  # Z1
+    op = ALL_OPS[op_name]
+    if reflected:
+        check_op(op, scalar, rt_of(df), scalar, df)
+    else:
+        check_op(op, rt_of(df), scalar, df, scalar)
+
+
+@given(st.sampled_from(list(ARITHMETIC) + list(COMPARISON)),
+       frame_st(dtypes=["int64", "float64", "Int64", "Float64"], min_cols=1, max_cols=4, max_size=200), st.data())  # fmt: skip
+def test_frame_frame_same_shape(op_name, df, data):
+    rng = np.random.default_rng(data.draw(st.integers(0, 10**6)))
+    other = pd.DataFrame({c: make_values(rng, str(df[c].dtype), len(df), 0.0, small=True).to_numpy() for c in df.columns},
+                         index=df.index)  # fmt: skip
+    other = other.astype(df.dtypes.to_dict())
+    masked = any(str(d) in MASKED for d in df.dtypes)
+    assume(not (masked and op_name in ("truediv", "floordiv", "mod", "pow")))  # M1 / M2 / P2: see the matrices
+    check_op(ALL_OPS[op_name], rt_of(df), rt_of(other), df, other)
+
+
+@pytest.mark.parametrize("op_name", list(ARITHMETIC))
+def test_frame_frame_different_columns_and_index(op_name, request):
+    if op_name == "pow":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=BUGS["PW1"]))
+    a = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": [4, 5, 6]}, index=["a", "b", "c"])
+    b = pd.DataFrame({"y": [1, 2], "z": [0.5, 1.5]}, index=["c", "a"])
+    check_op(ARITHMETIC[op_name], rt_of(a), rt_of(b), a, b)
+
+
+def test_frame_series_matches_columns():
+    df = pd.DataFrame({"a": [1, 2], "b": [3.0, 4.0]})
+    s = pd.Series({"a": 10, "b": 100})
+    check_op(operator.add, rt_of(df), rt_of(s), df, s)
+    check_op(operator.mul, rt_of(df), [2, 3], df, [2, 3])
+
+
+def test_frame_comparison_then_filter():
+    df = pd.DataFrame({"a": [1, 5, 3], "b": [2.0, np.nan, 9.0]})
+    f = rt_of(df)
+    assert_frame_equal(f > 2, df > 2)
+    assert_frame_equal((f > 2) & (f < 6), (df > 2) & (df < 6))
+    assert_frame_equal(f[(f["a"] > 1) | (f["b"] > 5)], df[(df["a"] > 1) | (df["b"] > 5)])
+
+
+# --------------------------------------------------------------------------- datetimes and timedeltas
+
+BUGS.update({
+    "T1": "riptide bug: == / != between datetime and timedelta (or a number, or a Timestamp vs timedelta) raise "
+          "TypeError; pandas returns all False / all True",
+    "T2": "riptide bug: timedelta // timedelta and timedelta % timedelta (Series or Timedelta scalar) raise TypeError; "
+          "pandas returns float64 / timedelta64",
+    "T3": "riptide bug: any operator with a pd.NaT scalar raises a raw TypeError ('float' object cannot be "
+          "interpreted as an integer); pandas gives NaT results (dt + NaT) or all-False comparisons",
+})
+
+DT = pd.Series(pd.to_datetime(["2020-01-01", None, "2021-03-04 05:06:07", "1999-12-31"], format="ISO8601"),
+               name="t").astype("datetime64[ns]")  # fmt: skip
+DT2 = pd.Series(pd.to_datetime(["2020-01-02", "2020-01-01", None, "1999-12-31"]), name="t").astype("datetime64[ns]")
+TD = pd.Series(pd.to_timedelta(["1 day", "2h", None, "-3min"]), name="d").astype("timedelta64[ns]")
+TEMPORAL = {"dt": DT, "dt2": DT2, "td": TD}
+
+
+def _pandas_ok(fn: Any) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pandas_result(fn)[1] is None
+
+
+def temporal_bug(op: str, a: Any, b: Any) -> str | None:
+    """Known bug class for ``a <op> b`` where one side is a datetime/timedelta Series (decided with pandas' help)."""
+    if not _pandas_ok(lambda: ALL_OPS[op](a, b)):
+        return None  # pandas raises: riptide must raise the same type (checked, no known bug)
+    if a is pd.NaT or b is pd.NaT:
+        return "T3"
+    if isinstance(a, np.generic):
+        return "NP1"
+    kinds = {getattr(getattr(x, "dtype", None), "kind", None) or type(x).__name__ for x in (a, b)}
+    if op in ("eq", "ne") and len(kinds) > 1 and kinds != {"M", "Timestamp"} and kinds != {"m", "Timedelta"} and (
+            kinds != {"M", "datetime64"} and kinds != {"m", "timedelta64"}):  # fmt: skip
+        return "T1"
+    if op in ("floordiv", "mod") and all(k in ("m", "Timedelta", "timedelta64") for k in kinds):
+        return "T2"
+    return None
+
+
+def _temporal_cases() -> list[Any]:
+    cases = []
+    for op_name in ALL_OPS:
+        for left, right in [("dt", "dt2"), ("dt", "td"), ("td", "dt"), ("td", "td")]:
+            a, b = TEMPORAL[left], TEMPORAL[right]
+            bug = temporal_bug(op_name, a, b)
+            marks = [pytest.mark.xfail(strict=True, reason=BUGS[bug])] if bug else []
+            cases.append(pytest.param(op_name, left, right, marks=marks, id=f"{left}-{op_name}-{right}"))
+    return cases
+
+
+@pytest.mark.parametrize(("op_name", "left", "right"), _temporal_cases())
+def test_temporal_series_ops(op_name, left, right):
+    a, b = TEMPORAL[left], TEMPORAL[right]
+    b = b.iloc[::-1].reset_index(drop=True).rename(b.name) if left == right else b
+    check_op(ALL_OPS[op_name], rt_of(a), rt_of(b), a, b)
+
+
+TEMPORAL_SCALARS = [pd.Timestamp("2020-01-01"), pd.Timedelta("1h"), np.timedelta64(3, "s"), pd.NaT, 2, 1.5,
+                    np.datetime64("2020-01-01T00:00:00", "ns")]  # fmt: skip
+
+
+def _temporal_scalar_cases() -> list[Any]:
+    cases = []
+    for op_name in ["add", "sub", "mul", "truediv", "floordiv", "eq", "lt", "ge"]:
+        for scalar in TEMPORAL_SCALARS:
+            for which in ["dt", "td"]:
+                for reflected in (False, True):
+                    s = TEMPORAL[which]
+                    a, b = (scalar, s) if reflected else (s, scalar)
+                    bug = temporal_bug(op_name, a, b)
+                    marks = [pytest.mark.xfail(strict=True, reason=BUGS[bug])] if bug else []
+                    ident = f"{'r' if reflected else ''}{op_name}-{which}-{scalar!r}"
+                    cases.append(pytest.param(op_name, scalar, which, reflected, marks=marks, id=ident))
+    return cases
+
+
+@pytest.mark.parametrize(("op_name", "scalar", "which", "reflected"), _temporal_scalar_cases())
+def test_temporal_series_scalar(op_name, scalar, which, reflected):
+    s = TEMPORAL[which]
+    op = ALL_OPS[op_name]
+    if reflected:
+        check_op(op, scalar, rt_of(s), scalar, s)
+    else:
+        check_op(op, rt_of(s), scalar, s, scalar)
+
+
+@given(series_st(dtypes=["datetime64[ns]"], max_size=200, index="range"),
+       series_st(dtypes=["timedelta64[ns]"], max_size=200, index="range"))  # fmt: skip
+def test_datetime_plus_timedelta_random(dts, tds):
+    n = min(len(dts), len(tds))
+    a, b = dts.iloc[:n].reset_index(drop=True), tds.iloc[:n].reset_index(drop=True)
+    check_op(operator.add, rt_of(a), rt_of(b), a, b)
+    check_op(operator.sub, rt_of(a), rt_of(b), a, b)
+    check_op(operator.sub, rt_of(a), rt_of(a.iloc[::-1].reset_index(drop=True)), a, a.iloc[::-1].reset_index(drop=True))
+    check_op(operator.lt, rt_of(a), rt_of(a.iloc[::-1].reset_index(drop=True)), a, a.iloc[::-1].reset_index(drop=True))
+
+
+# --------------------------------------------------------------------------- strings
+
+S1 = pd.Series(["a", "b", None, "é", "", "zz", "B"], dtype="str")
+S2 = pd.Series(["a", "c", "x", None, "", "z", "b"], dtype="str")
+
+
+@pytest.mark.parametrize("op_name", ["eq", "ne", "lt", "le", "gt", "ge", "add"])
+def test_string_series_series(op_name):
+    check_op(ALL_OPS[op_name], rt_of(S1), rt_of(S2), S1, S2)
+
+
+@pytest.mark.parametrize("op_name", ["eq", "ne", "lt", "le", "gt", "ge", "add"])
+@pytest.mark.parametrize("scalar", ["b", "", "é", "😀"])
+@pytest.mark.parametrize("reflected", [False, True])
+def test_string_series_scalar(op_name, scalar, reflected):
+    op = ALL_OPS[op_name]
+    if reflected:
+        check_op(op, scalar, rt_of(S1), scalar, S1)
+    else:
+        check_op(op, rt_of(S1), scalar, S1, scalar)
+
+
+@given(series_st(dtypes=["str"], max_size=300, index="range"), series_st(dtypes=["str"], max_size=300, index="range"),
+       st.sampled_from(["eq", "ne", "lt", "le", "gt", "ge", "add"]))  # fmt: skip
+def test_string_random(a, b, op_name):
+    n = min(len(a), len(b))
+    a, b = a.iloc[:n], b.iloc[:n]
+    a.name = b.name = None
+    check_op(ALL_OPS[op_name], rt_of(a), rt_of(b), a, b)
+
+
+@pytest.mark.parametrize("op_name", ["eq", "ne"])
+def test_string_compared_with_missing(op_name):
+    for scalar in [np.nan, None]:
+        check_op(ALL_OPS[op_name], rt_of(S1), scalar, S1, scalar)
+
+
+def test_categorical_comparison():
+    a = pd.Series(pd.Categorical(["x", "y", None, "x"], categories=["x", "y"]))
+    check_op(operator.eq, rt_of(a), "x", a, "x")
+    check_op(operator.ne, rt_of(a), "x", a, "x")
+    check_op(operator.eq, rt_of(a), rt_of(a), a, a)
+    o = pd.Series(pd.Categorical(["lo", "hi", None], categories=["lo", "hi"], ordered=True))
+    check_op(operator.lt, rt_of(o), "hi", o, "hi")
+    check_op(operator.ge, rt_of(o), rt_of(o), o, o)
+
+
+# --------------------------------------------------------------------------- incompatible dtypes
+
+INCOMPATIBLE = [
+    (S1, 1, "add"), (S1, 1, "lt"), (S1, 1.5, "mul"), (S1, pd.Series([1] * 7), "add"), (S1, pd.Series([1] * 7), "gt"),
+    (DT, 1, "add"), (DT, DT2, "add"), (DT, 2, "mul"), (DT, "x", "lt"), (DT, pd.Series([1, 2, 3, 4]), "add"),
+    (TD, DT, "sub"), (pd.Series([1, 2]), pd.Series(["a", "b"], dtype="str"), "add"),
+    (pd.Series([1, 2]), "a", "add"), (pd.Series([1.5, 2.0]), "a", "lt"), (pd.Series([1, 2]), pd.Timestamp("2020"), "add"),
+    (pd.Series(pd.Categorical(["a", "b"])), 1, "add"), (pd.Series(pd.Categorical(["a", "b"])), "a", "lt"),
+    (pd.Series([1.5, 2.5]), 1, "and"), (pd.Series([True, False]), pd.Series([True, False]), "sub"),
+    (S1, S2, "sub"), (S1, "a", "and"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("a", "b", "op_name"), INCOMPATIBLE, ids=[f"{a.dtype}-{type(b).__name__}-{o}" for a, b, o in INCOMPATIBLE])
+def test_incompatible_dtypes_raise_type_error(a, b, op_name):
+    op = ALL_OPS[op_name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected, error = pandas_result(lambda: op(a, b))
+    assume(error is not None)
+    assert isinstance(error, TypeError), f"pandas raised {error!r}"
+    with pytest.raises(TypeError) as info:
+        op(rt_of(a), rt_of(b))
+    assert "numpy" not in type(info.value).__module__, "a raw NumPy error leaked"
+
+
+def test_incompatible_frame_columns_raise_type_error():
+    df = pd.DataFrame({"a": [1, 2], "s": ["x", "y"]})
+    with pytest.raises(TypeError):
+        df + 1
+    with pytest.raises(TypeError):
+        rt_of(df) + 1
+
+
+def test_length_mismatch_raises_value_error():
+    a = pd.Series([1, 2, 3])
+    check_op(operator.add, rt_of(a), [1, 2], a, [1, 2])
+    check_op(operator.add, rt_of(a), np.array([1, 2, 3, 4]), a, np.array([1, 2, 3, 4]))
+
+
+def test_operator_does_not_mutate_operands():
+    p = pd.Series([1.0, np.nan, 3.0])
+    s = rt_of(p)
+    _ = s + 1
+    _ = s.add(1, fill_value=0)
+    assert_series_equal(s, p)
+
+
+@pytest.mark.parametrize("op_name", ["add", "sub", "mul", "truediv"])
+def test_flex_methods_with_fill_value(op_name):
+    a = pd.Series([1.0, np.nan, 3.0, np.nan], index=list("abcd"))
+    b = pd.Series([np.nan, 2.0, 5.0, np.nan], index=list("abcd"))
+    expected = getattr(a, op_name)(b, fill_value=0.0)
+    assert_series_equal(getattr(rt_of(a), op_name)(rt_of(b), fill_value=0.0), expected)
+    assert_series_equal(getattr(rt_of(a), op_name)(rt_of(b)), getattr(a, op_name)(b))
