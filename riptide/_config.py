@@ -35,9 +35,9 @@ def _validate_optional_bytes(value: Any) -> int | None:
     return value
 
 
-def _validate_positive_int(value: Any) -> int:
-    if not isinstance(value, int) or value < 1:
-        raise ValueError(f"display options take a positive int, got {value!r}")
+def _validate_display_limit(value: Any) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ValueError(f"display options take a positive int or None (no limit), got {value!r}")
     return value
 
 
@@ -53,9 +53,13 @@ _REGISTRY: dict[str, tuple[Any, Callable[[Any], Any], str]] = {
         _validate_optional_bytes,
         "Upper bound in bytes for CuPy's device memory pool (None: no limit). Env: RIPTIDE_MEMORY_LIMIT.",
     ),
-    "display.max_rows": (60, _validate_positive_int, "Rows shown by repr before it truncates."),
-    "display.min_rows": (10, _validate_positive_int, "Rows shown by a truncated repr."),
-    "display.max_columns": (20, _validate_positive_int, "Columns shown by repr before it truncates."),
+    # The display options are pandas' (same names, defaults and meaning); the other pandas display options
+    # (precision, max_colwidth, ...) apply as set in pandas, since pandas formats the rows shown.
+    "display.max_rows": (60, _validate_display_limit, "Rows shown by repr before it truncates (None: all)."),
+    "display.min_rows": (10, _validate_display_limit, "Rows shown by a truncated repr (None: max_rows)."),
+    "display.max_columns": (20, _validate_display_limit, "Columns shown by repr before it elides some (None: all)."),
+    "display.width": (80, _validate_display_limit,
+                      "Characters per line; wider frames wrap into blocks (None: the terminal's width, if any)."),
 }
 
 if os.environ.get("RIPTIDE_MEMORY_LIMIT"):

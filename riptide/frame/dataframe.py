@@ -20,10 +20,10 @@ import pandas as pd
 from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn, as_column, full, is_scalar
-from riptide.core.ops import cast, missing, reduce, scan
+from riptide.core.ops import cast, missing, scan
 from riptide.frame import indexing
 from riptide.frame.index import Index, as_index, default_index
-from riptide.frame.series import Series, _align, _drop_positions, _names_match
+from riptide.frame.series import Series, _drop_positions, reindex_column
 
 __all__ = ["DataFrame"]
 
@@ -45,10 +45,11 @@ class DataFrame:
     """
 
     __slots__ = ("_data", "_index", "__weakref__")
+    __array_ufunc__ = None  # NumPy defers to the reflected operator: np.float64(2) * df is df.__rmul__
 
     def __init__(self, data: Any = None, index: Any = None, columns: Any = None, dtype: Any = None,
                  copy: bool | None = None):  # fmt: skip
-        columns_data, data_index = _columns_from(data, columns, dtype)
+        columns_data, data_index = _columns_from(data, columns, dtype, None if index is None else len(index))
         if index is not None:
             index = as_index(index)
             if data_index is not None and isinstance(data, pd.DataFrame | DataFrame | dict):
@@ -257,6 +258,7 @@ class DataFrame:
         return self._select_columns(labels)
 
     def _select_columns(self, labels: list[Hashable]) -> DataFrame:
+        _refuse_duplicate_labels(labels)
         absent = [label for label in labels if label not in self._data]
         if absent:
             if len(absent) == len(labels):
@@ -281,9 +283,12 @@ class DataFrame:
             self._loc_set((key, slice(None)), value)
             return
         if isinstance(key, list):
-            values = value if isinstance(value, DataFrame) else None
-            for i, label in enumerate(key):
-                self[label] = values.iloc[:, i] if values is not None else value
+            if isinstance(value, DataFrame) and len(value.columns) != len(key):
+                raise ValueError("Columns must be same length as key")
+            # Build every new column first, so a failure leaves the frame unchanged.
+            new = {label: self._column_for(value.iloc[:, i] if isinstance(value, DataFrame) else value)
+                   for i, label in enumerate(key)}  # fmt: skip
+            self._data = {**self._data, **new}
             return
         self._data = {**self._data, key: self._column_for(value)}
 
@@ -337,7 +342,7 @@ class DataFrame:
         if isinstance(key, tuple):
             if len(key) != 2:
                 raise pd.errors.IndexingError("Too many indexers")
-            return key
+            return indexing.callable_key(key[0], self), indexing.callable_key(key[1], self)
         return key, slice(None)
 
     def _column_positions(self, key: Any) -> list[int] | int:
@@ -350,6 +355,10 @@ class DataFrame:
         if isinstance(key, slice):
             return list(range(n))[key]
         array = np.asarray(key.tolist() if hasattr(key, "tolist") else key)
+        if array.dtype.kind not in "biu":
+            raise ValueError(f"Location based indexing can only have [integer, integer slice (START point is "
+                             f"INCLUDED, END point is EXCLUDED), listlike of integers, boolean array] types, "
+                             f"got {key!r}")  # fmt: skip
         if array.dtype == bool:
             if len(array) != n:
                 raise IndexError(f"Boolean index has wrong length: {len(array)} instead of {n}")
@@ -382,6 +391,7 @@ class DataFrame:
 
     def _finish_selection(self, rows: indexing.RowSelection, columns: Any) -> Any:
         if isinstance(columns, list):
+            _refuse_duplicate_labels(columns)
             frame = self._with_columns({label: self._data[label] for label in columns})
             if rows.scalar:
                 from riptide.frame.describe import row_as_series
@@ -459,8 +469,13 @@ class DataFrame:
     def insert(self, loc: int, column: Hashable, value: Any, allow_duplicates: bool = False) -> None:
         if column in self._data and not allow_duplicates:
             raise ValueError(f"cannot insert {column}, already exists")
-        if not isinstance(loc, int | np.integer) or not 0 <= loc <= len(self._data):
-            raise IndexError(f"index {loc} is out of bounds for axis 0 with size {len(self._data)}")
+        n = len(self._data)
+        if not isinstance(loc, int | np.integer):
+            raise TypeError("loc must be int")
+        if not -n <= loc <= n:
+            raise IndexError(f"loc must be an integer between {-n} and {n}")
+        if loc < 0:
+            raise ValueError(f"loc must be between 0 and {n} (negative positions are not supported), got {loc}")
         new_column = self._column_for(value)
         items = list(self._data.items())
         items.insert(int(loc), (column, new_column))
@@ -506,7 +521,9 @@ class DataFrame:
                 absent = [k for k in columns if k not in self._data]
                 if absent:
                     raise KeyError(f"{absent} not found in axis")
-            result._data = {rename(k): v for k, v in self._data.items()}
+            renamed = [rename(k) for k in self._data]
+            _refuse_duplicate_labels(renamed)
+            result._data = dict(zip(renamed, self._data.values()))
         if index is not None:
             result._index = as_index(self._index.to_pandas().map(index if callable(index) else (
                 lambda k: index.get(k, k))))  # fmt: skip
@@ -556,12 +573,10 @@ class DataFrame:
         if index is not None:
             target = as_index(index)
             if not (target is self._index or target.equals(self._index)):
+                if not self._index.is_unique:
+                    raise ValueError("cannot reindex on an axis with duplicate labels")
                 positions = self._index.get_indexer(target)
-                moved = {}
-                for label, column in self._data.items():
-                    taken = column.take_or_missing(positions)
-                    moved[label] = missing.fill_where(taken, positions < 0, fill_value) if fill_value is not None else (
-                        taken)  # fmt: skip
+                moved = {label: reindex_column(column, positions, fill_value) for label, column in self._data.items()}
                 result = DataFrame._from_columns(moved, target)
             else:
                 result = result._with_columns(dict(result._data), target)
@@ -673,68 +688,9 @@ class DataFrame:
     # --- reductions ----------------------------------------------------------------------
     def _reduce(self, op: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False,
                 **kwargs: Any) -> Series:  # fmt: skip
-        if axis in (1, "columns"):
-            return self._reduce_rows(op, skipna, numeric_only, **kwargs)
-        if axis not in (0, "index", None):
-            raise ValueError(f"No axis named {axis} for object type DataFrame")
-        labels = [k for k, c in self._data.items() if not numeric_only or _is_numeric_column(c)]
-        results = []
-        for label in labels:
-            column = self._data[label]
-            try:
-                if op in ("idxmin", "idxmax"):
-                    position = reduce.argreduce(column, "argmin" if op == "idxmin" else "argmax", skipna=skipna)
-                    results.append(self._index[position])
-                elif op == "nunique":
-                    results.append(reduce.nunique(column, dropna=skipna))
-                else:
-                    results.append(reduce.reduce(column, op, skipna=skipna, **kwargs))
-            except TypeError as exc:
-                raise TypeError(f"{exc} (column {label!r}); pass numeric_only=True to skip non-numeric columns") \
-                    from None
-        index = pd.Index(labels, dtype=object if not labels else None)
-        masked = [dtypes.is_masked(self._data[k].dtype) and op not in ("count", "nunique", "idxmin", "idxmax")
-                  for k in labels]  # fmt: skip
-        return Series(_combine_scalars(results, masked, index, op))
+        from riptide.frame.reductions import reduce_frame
 
-    def _reduce_rows(self, op: str, skipna: bool, numeric_only: bool, **kwargs: Any) -> Series:
-        """Row-wise reduction of numeric columns (stacked into one 2-D device array)."""
-        columns = [c for c in self._data.values() if _is_numeric_column(c) and not dtypes.is_datetimelike(c.dtype)]
-        if len(columns) != len(self._data) and not numeric_only:
-            raise TypeError(f"row-wise {op} needs numeric columns; pass numeric_only=True to skip the others")
-        xp = self._xp()
-        if op == "count":
-            counts = sum((c.notna().astype(np.int64) for c in self._data.values()), xp.zeros(len(self), np.int64))
-            return Series._from_column(NumericColumn(counts), self._index)
-        if not columns:
-            return Series._from_column(full(len(self), np.nan, xp=xp), self._index)
-        common = np.result_type(*[dtypes.to_numpy_dtype(c.dtype) for c in columns])
-        plain = not any(dtypes.is_masked(c.dtype) for c in columns)
-        if plain and common.kind in "iub" and op in ("sum", "prod", "min", "max") and not (
-                op in ("min", "max") and len(self) == 0):  # fmt: skip
-            # Integers stay integers (as pandas): a float64 detour would round values above 2**53.
-            target = common if op in ("min", "max") else np.dtype(np.uint64 if common.kind == "u" else np.int64)
-            stacked_int = xp.stack([c.data.astype(target) for c in columns], axis=1)
-            result = getattr(xp, op)(stacked_int, axis=1)
-            return Series._from_column(NumericColumn(result.astype(target, copy=False)), self._index)
-        stacked = xp.stack([c.values_or(np.nan).astype(np.float64) if c.mask is not None else c.data.astype(
-            np.float64) for c in columns], axis=1)  # fmt: skip
-        functions = {"sum": "nansum", "mean": "nanmean", "min": "nanmin", "max": "nanmax", "prod": "nanprod",
-                     "std": "nanstd", "var": "nanvar", "median": "nanmedian"}  # fmt: skip
-        if op in ("any", "all"):
-            result = getattr(xp, op)(xp.where(xp.isnan(stacked), op == "all", stacked != 0), axis=1)
-            return Series._from_column(NumericColumn(result), self._index)
-        if op not in functions:
-            raise ValueError(f"row-wise {op} is not supported")
-        extra = {"ddof": kwargs.get("ddof", 1)} if op in ("std", "var") else {}
-        name = functions[op] if skipna else functions[op][3:]
-        with np.errstate(all="ignore"):
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                result = getattr(xp, name)(stacked, axis=1, **extra)
-        return Series._from_column(NumericColumn(result), self._index)
+        return reduce_frame(self, op, axis, skipna, numeric_only, **kwargs)
 
     def sum(self, axis=0, skipna=True, numeric_only=False, min_count=0):
         return self._reduce("sum", axis, skipna, numeric_only, min_count=min_count)
@@ -920,32 +876,17 @@ class DataFrame:
         return self._map_labels(lambda label, s: s.isin(values))
 
 
-def _combine_scalars(results: list[Any], masked: list[bool], index: pd.Index, op: str) -> pd.Series:
-    """One scalar per column as a host Series with the dtype pandas gives (the common dtype of the results)."""
-    if not results:
-        return pd.Series([], index=index, dtype=np.int64 if op in ("count", "nunique") else np.float64)
-    numbers = [r for r in results if r is not pd.NA]
-    if all(isinstance(r, np.number | np.bool_ | int | float) and not isinstance(r, pd.Timestamp | pd.Timedelta)
-           for r in numbers):  # fmt: skip
-        result_dtypes = [np.asarray(r).dtype for r in numbers] or [np.dtype(np.float64)]
-        if any(masked):
-            result_dtypes.append(dtypes.to_masked(np.dtype(np.int8 if op not in ("mean", "std", "var", "sem",
-                                                                                "median") else np.float64)))  # fmt: skip
-        common = dtypes.result_type(*result_dtypes)
-        return pd.Series(pd.array(results, dtype=common) if dtypes.is_masked(common) else np.array(
-            [np.nan if r is pd.NA else r for r in results], dtype=common), index=index)  # fmt: skip
-    if all(isinstance(r, str) or (isinstance(r, float) and np.isnan(r)) for r in results):
-        return pd.Series(results, index=index, dtype=dtypes.STRING)
-    host = pd.Series(results, index=index).infer_objects()
-    if host.dtype == object:
-        kinds = ", ".join(sorted({type(r).__name__ for r in results}))
-        raise TypeError(f"the {op} of columns of different kinds ({kinds}) has no common dtype in riptide; "
-                        "select columns of one kind (or pass numeric_only=True) first")  # fmt: skip
-    return host
-
-
 def _is_numeric_column(column: Column) -> bool:
     return isinstance(column, NumericColumn)
+
+
+def _refuse_duplicate_labels(labels: list[Hashable]) -> None:
+    """riptide keeps columns in a dict by label: a result with a repeated label would lose a column."""
+    seen: set[Any] = set()
+    repeated = [label for label in labels if label in seen or seen.add(label)]
+    if repeated:
+        raise ValueError(f"riptide DataFrames need unique column labels; {repeated} would repeat. "
+                         "Select or rename so that each label appears once.")  # fmt: skip
 
 
 def _fill_dtype(value: Any) -> Any:
@@ -975,8 +916,12 @@ def _common_length(columns: dict[Hashable, Column], index: Index | None) -> int:
     return 0 if index is None else len(index)
 
 
-def _columns_from(data: Any, columns: Any, dtype: Any) -> tuple[dict[Hashable, Column], Index | None]:
-    """Columns (and an index, when the input carries one) from any DataFrame input."""
+def _columns_from(data: Any, columns: Any, dtype: Any, n_index: int | None = None
+                  ) -> tuple[dict[Hashable, Column], Index | None]:  # fmt: skip
+    """Columns (and an index, when the input carries one) from any DataFrame input.
+
+    ``n_index`` is the length of an explicit index, which sizes columns given as scalars.
+    """
     if data is None:
         return ({label: as_column([], dtype=dtype or np.float64) for label in columns} if columns is not None else {},
                 None)  # fmt: skip
@@ -1018,9 +963,10 @@ def _columns_from(data: Any, columns: Any, dtype: Any) -> tuple[dict[Hashable, C
             else:
                 result[label] = as_column(value, dtype=dtype)
         sizes = {c.size for c in result.values() if c is not None}
-        if scalars and not sizes and series_index is None:
+        if scalars and not sizes and series_index is None and n_index is None:
             raise ValueError("If using all scalar values, you must pass an index")
-        n = sizes.pop() if len(sizes) == 1 else (len(series_index) if series_index is not None else 0)
+        fallback = len(series_index) if series_index is not None else (n_index or 0)
+        n = sizes.pop() if len(sizes) == 1 else fallback
         if len(sizes) > 0:
             raise ValueError("All arrays must be of the same length")
         for label in labels:

@@ -1,7 +1,8 @@
 """``describe`` for Series and DataFrame, and turning one row into a Series.
 
-Numeric columns get count, mean, std, min, percentiles and max (pandas' layout);
-string and categorical columns get count, unique, top and freq.
+Numeric columns get count, mean, std, min, percentiles and max (pandas' layout and dtypes);
+string, categorical and boolean columns get count, unique, top and freq. A few reductions run on the device;
+only the summary (a few numbers) is built on the host.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.io.formats.format import format_percentiles
 
 from riptide import _device
 from riptide.core import dtypes
-from riptide.core.column import NumericColumn
+from riptide.core.column import CategoricalColumn, NumericColumn
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops import reduce
 from riptide.core.ops.quantile import quantile
@@ -21,64 +23,63 @@ from riptide.core.ops.quantile import quantile
 __all__ = ["describe_series", "describe_frame", "row_as_series"]
 
 
-def _percentiles(percentiles: Any) -> list[float]:
-    chosen = [0.25, 0.5, 0.75] if percentiles is None else sorted({float(p) for p in percentiles} | {0.5})
-    for p in chosen:
-        if not 0 <= p <= 1:
-            raise ValueError("percentiles should all be in the interval [0, 1]")
+def _percentiles(percentiles: Any) -> np.ndarray:
+    """Sorted, as pandas: only the percentiles asked for (no 50% added), none twice."""
+    if percentiles is None:
+        return np.array([0.25, 0.5, 0.75])
+    asked = np.asarray(percentiles, dtype=np.float64).ravel()
+    if not ((asked >= 0) & (asked <= 1)).all():
+        raise ValueError("percentiles should all be in the interval [0, 1]")
+    chosen = np.unique(asked)
+    if len(chosen) < len(asked):
+        raise ValueError("percentiles cannot contain duplicates")
     return chosen
 
 
-def _label(p: float) -> str:
-    text = f"{p * 100:.10g}"
-    return f"{text}%"
-
-
-def _numeric_summary(column: NumericColumn, percentiles: list[float]) -> pd.Series:
-    stats = {"count": float(reduce.reduce(column, "count"))}
+def _numeric_summary(column: NumericColumn, percentiles: np.ndarray) -> pd.Series:
+    """count, mean, std, min, the percentiles and max, as pandas: float64 (Float64 for a masked column), or an
+    int count and boxed scalars for timedeltas and datetimes (these without std)."""
+    stats = ["mean", "min"] if column.kind == "M" else ["mean", "std", "min"]
+    labels = ["count", *stats, *format_percentiles(percentiles), "max"]
+    values = [reduce.reduce(column, "count"), *(reduce.reduce(column, op) for op in stats),
+              *quantile(column, list(percentiles)), reduce.reduce(column, "max")]  # fmt: skip
     if dtypes.is_datetimelike(column.dtype):
-        stats["mean"] = reduce.reduce(column, "mean")
-        stats["min"] = reduce.reduce(column, "min")
-        stats.update(zip(map(_label, percentiles), quantile(column, percentiles)))
-        stats["max"] = reduce.reduce(column, "max")
-        return pd.Series(stats, dtype=object)
-    as_float = column if column.kind != "b" else NumericColumn(column.data.astype(np.float64))
-    stats["mean"] = _float(reduce.reduce(as_float, "mean"))
-    stats["std"] = _float(reduce.reduce(as_float, "std"))
-    stats["min"] = _float(reduce.reduce(as_float, "min"))
-    stats.update(zip(map(_label, percentiles), map(_float, quantile(as_float, percentiles))))
-    stats["max"] = _float(reduce.reduce(as_float, "max"))
-    return pd.Series(stats, dtype=np.float64)
-
-
-def _float(value: Any) -> float:
-    return np.nan if value is pd.NA else float(value)
+        return pd.Series(values, index=labels, dtype=object)
+    if dtypes.is_masked(column.dtype):
+        return pd.Series(values, index=labels, dtype="Float64")
+    return pd.Series([np.nan if v is pd.NA else v for v in values], index=labels, dtype=np.float64)
 
 
 def _object_summary(column: Any) -> pd.Series:
+    """count, unique, top, freq; of the most frequent values, top is the first seen (the first category for a
+    categorical), as pandas' stable sort of value_counts."""
     codes, n_unique = factorize(column)
     count = int(reduce.reduce(column, "count"))
     if n_unique == 0:
         return pd.Series({"count": count, "unique": 0, "top": np.nan, "freq": np.nan}, dtype=object)
     xp = column.xp
-    valid = codes[codes >= 0]
-    counts = xp.bincount(valid, minlength=n_unique)
-    top_code = int(xp.argmax(counts))  # ties: the smallest value, as the sorted codes order them
-    first_row = int(xp.argmax(codes == top_code))
+    counts = xp.bincount(codes[codes >= 0], minlength=n_unique)
+    freq = int(_device.to_host(counts.max()))
+    if isinstance(column, CategoricalColumn):
+        first_row = int(xp.argmax(codes == int(xp.argmax(counts))))  # codes follow the categories' order
+    else:
+        first_row = int(xp.argmax((codes >= 0) & (counts[xp.maximum(codes, 0)] == freq)))
     from riptide.frame.indexing import scalar_at
 
-    return pd.Series({"count": count, "unique": n_unique, "top": scalar_at(column, first_row),
-                      "freq": int(_device.to_host(counts[top_code]))}, dtype=object)  # fmt: skip
+    return pd.Series({"count": count, "unique": n_unique, "top": scalar_at(column, first_row), "freq": freq},
+                     dtype=object)  # fmt: skip
+
+
+def _summary(column: Any, percentiles: np.ndarray) -> pd.Series:
+    if isinstance(column, NumericColumn) and column.kind != "b":
+        return _numeric_summary(column, percentiles)
+    return _object_summary(column)  # strings, categoricals, bool and boolean
 
 
 def describe_series(series: Any, percentiles: Any = None) -> Any:
     from riptide.frame.series import Series
 
-    column = series._column
-    if isinstance(column, NumericColumn) and not (column.kind == "b" and not dtypes.is_masked(column.dtype)):
-        summary = _numeric_summary(column, _percentiles(percentiles))
-    else:
-        summary = _object_summary(column)
+    summary = _summary(series._column, _percentiles(percentiles))
     summary.name = series.name
     # A text summary mixes ints and strings, which no riptide column holds: it stays a (tiny) pandas Series.
     return Series(summary) if summary.dtype != object else summary
@@ -87,24 +88,23 @@ def describe_series(series: Any, percentiles: Any = None) -> Any:
 def describe_frame(frame: Any, percentiles: Any = None, include: Any = None, exclude: Any = None) -> Any:
     from riptide.frame.dataframe import DataFrame
 
+    if not frame._data:
+        raise ValueError("Cannot describe a DataFrame without columns")
     chosen = _percentiles(percentiles)
-    numeric = {k: c for k, c in frame._data.items() if isinstance(c, NumericColumn) and c.kind != "b"}
+    if exclude is not None:
+        raise NotImplementedError("describe(exclude=...) is not supported yet")
     if include == "all":
         selected = frame._data
-    elif include is None:
+    elif include is None:  # numbers, timedeltas and datetimes when there are any, as pandas
+        numeric = {k: c for k, c in frame._data.items() if isinstance(c, NumericColumn) and c.kind != "b"}
         selected = numeric or frame._data
     else:
         raise NotImplementedError("describe(include=...) supports None and 'all'")
-    if exclude is not None:
-        raise NotImplementedError("describe(exclude=...) is not supported yet")
-    summaries = {}
-    for label, column in selected.items():
-        if label in numeric:
-            summaries[label] = _numeric_summary(column, chosen)
-        else:
-            summaries[label] = _object_summary(column)
-    host = pd.DataFrame(summaries)
-    if all(s.dtype == np.float64 for s in summaries.values()):
+    summaries = [_summary(column, chosen) for column in selected.values()]
+    rows = list(dict.fromkeys(label for s in sorted(summaries, key=len) for label in s.index))  # pandas' order
+    host = pd.concat(summaries, axis=1, ignore_index=True, sort=False).reindex(rows)
+    host.columns = list(selected)
+    if all(s.dtype != object for s in summaries):
         return DataFrame(host)
     return host  # mixed int/str summary rows: a small pandas frame, as for Series.describe
 

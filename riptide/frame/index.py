@@ -153,7 +153,14 @@ class Index:
                                    self.name if name is None else name)  # fmt: skip
 
     def __repr__(self) -> str:
-        return repr(self.to_pandas())
+        n = len(self)
+        if n <= 100:
+            return repr(self.to_pandas())
+        # Only the shown labels travel to the host: pandas' long-Index layout with the real length.
+        head, tail = self._slice(0, 5, 1).to_pandas(), self._slice(n - 5, n, 1).to_pandas()
+        shown = ", ".join([*map(repr, head.tolist()), "...", *map(repr, tail.tolist())])
+        name = f", name={self.name!r}" if self.name is not None else ""
+        return f"Index([{shown}], dtype='{self.dtype}'{name}, length={n})"
 
     # --- derived indexes -----------------------------------------------------------------
     def copy(self, name: Any = None, deep: bool = False) -> Index:
@@ -203,6 +210,8 @@ class Index:
             return True
         if not isinstance(other, Index) or len(self) != len(other):
             return False
+        if len(self) == 0:
+            return True
         if isinstance(self, RangeIndex) and isinstance(other, RangeIndex):
             return self._range_equals(other)
         left, right = self._as_column(), other._as_column()
@@ -281,8 +290,7 @@ class Index:
             none = xp.full(target.size, -1, dtype=np.int64)
             return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
         try:
-            combined = concat_columns([column, target]) if type(column) is type(target) and (
-                column.dtype == target.dtype) else _common_concat(column, target)  # fmt: skip
+            combined = _common_concat(column, target)
         except TypeError:  # labels of another kind (strings looked up in numbers) match nothing
             none = xp.full(target.size, -1, dtype=np.int64)
             return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
@@ -416,8 +424,11 @@ class RangeIndex(Index):
         return np.dtype(np.int64)
 
     @property
-    def nbytes(self) -> int:
-        return 3 * 8  # start, stop, step: what pandas reports for a RangeIndex too
+    def nbytes(self) -> int:  # pandas' number: the size of the Python range object and of its three ints
+        from sys import getsizeof
+
+        r = self._range
+        return getsizeof(r) + getsizeof(r.start) + getsizeof(r.stop) + getsizeof(r.step)
 
     @property
     def is_unique(self) -> bool:

@@ -20,6 +20,7 @@ import pandas as pd
 
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn, as_column, is_scalar
+from riptide.core.ops.cast import settable_scalar
 from riptide.core.ops.missing import is_missing_scalar, where
 
 __all__ = ["positions_from_key", "RowSelection", "set_rows", "scalar_at", "ILocIndexer", "LocIndexer"]
@@ -214,7 +215,7 @@ def set_rows(column: Column, selection: RowSelection, value: Any) -> Column:
     n = column.size
     chosen = selection.as_mask(n, xp)
     if is_scalar(value):
-        other: Any = value
+        other: Any = settable_scalar(column, value)
     else:
         values = value._column if hasattr(value, "_column") else as_column(value, xp=xp)
         count = _selection_size(selection, n)
@@ -276,8 +277,6 @@ def _check_setitem_dtype(before: Column, after: Column, value: Any) -> None:
         return
     if isinstance(before, NumericColumn) and before.kind in "iub" and is_missing_scalar(value):
         return  # pandas upcasts int64 to float64 for NaN (and bool to object; riptide: boolean)
-    if isinstance(before, NumericColumn) and before.kind in "iu" and isinstance(value, float) and value.is_integer():
-        return
     shown = value if is_scalar(value) else "array"
     raise TypeError(f"Invalid value '{shown}' for dtype '{before.dtype}'")
 

@@ -15,10 +15,10 @@ import pandas as pd
 
 from riptide import _device
 from riptide.core import dtypes
-from riptide.core.column import Column, NumericColumn, StringColumn, as_column, full, is_scalar
+from riptide.core.column import Column, NumericColumn, as_column, full, is_scalar
 from riptide.core.ops import binary, cast, missing, reduce, scan
 from riptide.frame import indexing
-from riptide.frame.index import Index, RangeIndex, as_index, default_index
+from riptide.frame.index import Index, as_index, default_index
 
 __all__ = ["Series"]
 
@@ -265,11 +265,10 @@ class Series:
         target = as_index(index)
         if target is self._index or target.equals(self._index):
             return Series._from_column(self._column, target, self.name)
+        if not self._index.is_unique:
+            raise ValueError("cannot reindex on an axis with duplicate labels")
         positions = self._index.get_indexer(target)
-        column = self._column.take_or_missing(positions)
-        if fill_value is not None:
-            column = missing.fill_where(column, positions < 0, fill_value)
-        return Series._from_column(column, target, self.name)
+        return Series._from_column(reindex_column(self._column, positions, fill_value), target, self.name)
 
     # --- selection -------------------------------------------------------------------------
     @property
@@ -332,17 +331,27 @@ class Series:
             self._loc_set(key, value)
 
     # --- operators -----------------------------------------------------------------------
-    def _binary(self, other: Any, op: str, reflected: bool = False) -> Any:
+    # NumPy must defer to the reflected operator (np.float64(2) * s is s.__rmul__(2.0)), not turn the
+    # Series into an ndarray through __array__ and compute there.
+    __array_ufunc__ = None
+
+    def _binary(self, other: Any, op: str, reflected: bool = False, flex: bool = False) -> Any:
+        """``self <op> other``. ``flex`` is a method call (``s.eq(t)``): it aligns instead of raising."""
         from riptide.frame.dataframe import DataFrame
 
         if isinstance(other, DataFrame):
             return NotImplemented
         left, index, name = self._column, self._index, self.name
         if isinstance(other, Series):
-            if not (other._index is index or (len(other) == len(self) and other._index.equals(index))):
-                left_aligned, other = _align(self, other)
-                left, index = left_aligned._column, left_aligned._index
             right: Any = other._column
+            if not (other._index is index or other._index.equals(index)):
+                if op in binary.COMPARISON and not flex:
+                    raise ValueError("Can only compare identically-labeled Series objects")
+                left_aligned, right_aligned = _align(self, other)
+                left, right, index = left_aligned._column, right_aligned._column, left_aligned._index
+                if op in binary.LOGICAL:
+                    left = Series._fill_bool_gaps(left, self.dtype, other.dtype)
+                    right = Series._fill_bool_gaps(right, other.dtype, self.dtype)
             name = self.name if _names_match(self.name, other.name) else None
         elif isinstance(other, Index):
             right = other._as_column()
@@ -353,6 +362,14 @@ class Series:
             right = as_column(other, xp=left.xp)
             _check_length(len(self), right.size)
         return Series._from_column(binary.binary_op(left, right, op, reflected), index, name)
+
+    @staticmethod
+    def _fill_bool_gaps(column: Column, dtype: Any, other_dtype: Any) -> Column:
+        """A bool Series aligned for ``& | ^``: pandas aligns it as objects, so a missing row is NaN, which a bool
+        operand reads as False and a masked one (boolean) as True. bool with bool stays bool."""
+        if dtype != np.bool_ or not isinstance(column, NumericColumn) or column.mask is None:
+            return column
+        return NumericColumn(column.values_or(dtypes.is_masked(other_dtype)))
 
     def __add__(self, other): return self._binary(other, "add")
     def __radd__(self, other): return self._binary(other, "add", reflected=True)
@@ -394,12 +411,12 @@ class Series:
     def rsub(self, other, fill_value=None): return self._flex(other, "sub", fill_value, reflected=True)
     def rmul(self, other, fill_value=None): return self._flex(other, "mul", fill_value, reflected=True)
     def rtruediv(self, other, fill_value=None): return self._flex(other, "truediv", fill_value, reflected=True)
-    def eq(self, other): return self._binary(other, "eq")
-    def ne(self, other): return self._binary(other, "ne")
-    def lt(self, other): return self._binary(other, "lt")
-    def le(self, other): return self._binary(other, "le")
-    def gt(self, other): return self._binary(other, "gt")
-    def ge(self, other): return self._binary(other, "ge")
+    def eq(self, other): return self._binary(other, "eq", flex=True)
+    def ne(self, other): return self._binary(other, "ne", flex=True)
+    def lt(self, other): return self._binary(other, "lt", flex=True)
+    def le(self, other): return self._binary(other, "le", flex=True)
+    def gt(self, other): return self._binary(other, "gt", flex=True)
+    def ge(self, other): return self._binary(other, "ge", flex=True)
 
     div = truediv
 
@@ -420,12 +437,17 @@ class Series:
 
     def __neg__(self) -> Series:
         column = self._column
-        if not isinstance(column, NumericColumn) or column.kind == "b" or column.dtype.kind == "M":
+        if isinstance(column, NumericColumn) and column.kind == "b":  # pandas negates booleans logically
+            return self._with_column(NumericColumn(column.xp.logical_not(column.data), column.dtype, column.mask))
+        if not isinstance(column, NumericColumn) or column.dtype.kind == "M":
             raise TypeError(f"bad operand type for unary -: '{self.dtype}'")
         return self._with_column(NumericColumn(-column.data, column.dtype, column.mask) if column.dtype.kind != "m" else (
             NumericColumn(column.xp.where(column.data == dtypes.NAT, dtypes.NAT, -column.data), column.dtype)))  # fmt: skip
 
     def __pos__(self) -> Series:
+        column = self._column
+        if not isinstance(column, NumericColumn) or column.dtype.kind == "M":
+            raise TypeError(f"bad operand type for unary +: '{self.dtype}'")
         return self.copy()
 
     def __invert__(self) -> Series:
@@ -450,7 +472,9 @@ class Series:
         column = self._column
         if not isinstance(column, NumericColumn) or dtypes.is_datetimelike(column.dtype):
             raise TypeError(f"Expected numeric dtype, got {self.dtype} instead.")
-        if column.kind in "iub":
+        if column.kind == "b":
+            return self.copy()
+        if column.kind in "iu":
             return self.copy() if decimals >= 0 else self._with_column(NumericColumn(
                 (column.xp.round(column.data.astype(np.float64), decimals)).astype(column.data.dtype), column.dtype,
                 column.mask))  # fmt: skip
@@ -507,19 +531,24 @@ class Series:
     def idxmax(self, axis=None, skipna: bool = True) -> Any:
         return self._index[reduce.argreduce(self._column, "argmax", skipna=skipna)]
 
-    def argmin(self, axis=None, skipna: bool = True) -> int:
-        return reduce.argreduce(self._column, "argmin", skipna=skipna)
+    def argmin(self, axis=None, skipna: bool = True) -> np.int64 | int:
+        return self._position(reduce.argreduce(self._column, "argmin", skipna=skipna))
 
-    def argmax(self, axis=None, skipna: bool = True) -> int:
-        return reduce.argreduce(self._column, "argmax", skipna=skipna)
+    def argmax(self, axis=None, skipna: bool = True) -> np.int64 | int:
+        return self._position(reduce.argreduce(self._column, "argmax", skipna=skipna))
+
+    def _position(self, position: np.int64) -> np.int64 | int:
+        # pandas gives np.int64, except for its (Arrow-backed) str dtype, whose argmin/argmax are Python ints.
+        return int(position) if dtypes.is_string(self.dtype) else position
 
     def quantile(self, q: Any = 0.5, interpolation: str = "linear") -> Any:
-        from riptide.core.ops.quantile import quantile
+        from riptide.core.ops.quantile import quantile, quantile_column
 
         if is_scalar(q):
             return quantile(self._column, [float(q)], interpolation)[0]
         qs = [float(v) for v in q]
-        return Series(quantile(self._column, qs, interpolation), index=qs, name=self.name)
+        index = as_index(pd.Index(qs, dtype=np.float64))
+        return Series._from_column(quantile_column(self._column, qs, interpolation), index, self.name)
 
     def describe(self, percentiles: Any = None) -> Series:
         from riptide.frame import describe
@@ -624,12 +653,9 @@ class Series:
         return self._with_column(scan.shift(self._column, int(periods), fill_value))
 
     def diff(self, periods: int = 1) -> Series:
-        column = self._column
-        if isinstance(column, NumericColumn) and column.kind == "b" and not dtypes.is_masked(column.dtype):
-            # pandas: bool diff is "values differ" (object dtype with NaN first); riptide gives boolean
-            shifted = scan.shift(column, periods)
-            return self._with_column(binary.binary_op(column, shifted, "ne")).where(~self.shift(periods).isna())
-        return self - self.shift(periods)
+        if not isinstance(periods, int | np.integer):
+            raise ValueError(f"periods must be an integer, got {periods!r}")
+        return self._with_column(scan.diff(self._column, int(periods)))
 
     def pct_change(self, periods: int = 1) -> Series:
         shifted = self.shift(periods)
@@ -656,6 +682,18 @@ class Series:
         from riptide.frame import display
 
         display.info(self.to_frame(), buf, series=self)
+
+
+def reindex_column(column: Column, positions: Any, fill_value: Any = None) -> Column:
+    """Rows at ``positions``; -1 gives a missing row, or ``fill_value`` (then the dtype follows the fill)."""
+    if fill_value is None:
+        return column.take_or_missing(positions)
+    xp = column.xp
+    absent = positions < 0
+    if column.size == 0:
+        return full(positions.shape[0], fill_value, xp=xp)
+    gathered = column.take(xp.where(absent, 0, positions))
+    return missing.fill_where(gathered, absent, fill_value)
 
 
 def _concat_promoting(first: Column, second: Column) -> Column:
@@ -692,12 +730,24 @@ def _check_length(expected: int, got: int) -> None:
 
 
 def _align(left: Series, right: Series) -> tuple[Series, Series]:
-    """Both series reindexed to the union of their labels (pandas' outer alignment)."""
+    """Both series on the union of their labels (pandas' outer alignment: sorted when the labels differ).
+
+    Only a label that is really absent from a side makes a missing value there (and so turns int64 into
+    float64): the same labels in another order only reorder the rows, keeping the dtype.
+    """
     if not left._index.is_unique or not right._index.is_unique:
         raise NotImplementedError("aligning Series with duplicate labels needs a join (issue 3); "
                                   "reset_index() or align positions first")  # fmt: skip
     union = left._index.union(right._index)
-    return left.reindex(union), right.reindex(union)
+
+    def onto(series: Series) -> Series:
+        if union is series._index or union.equals(series._index):
+            return Series._from_column(series._column, union, series.name)
+        positions = series._index.get_indexer(union)
+        # take_or_missing reads one scalar, whether any position is -1: the dtype changes only if a label is absent
+        return Series._from_column(series._column.take_or_missing(positions), union, series.name)
+
+    return onto(left), onto(right)
 
 
 def _condition(series: Series, cond: Any) -> Any:
@@ -732,7 +782,7 @@ def _drop_positions(index: Index, labels: Any, errors: str) -> Any:
     label_list = [labels] if is_scalar(labels) or isinstance(labels, tuple) else labels
     drop = xp.zeros(len(index), dtype=bool)
     matched = index._match(Index(label_list)._as_column())
-    first, counts = matched[0], matched[1]
+    counts = matched[1]
     if errors == "raise" and bool((counts == 0).any()):
         absent = [label for label, c in zip(label_list, _device.to_host(counts)) if c == 0]
         raise KeyError(f"{absent} not found in axis")

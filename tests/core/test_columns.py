@@ -178,7 +178,6 @@ def test_arrow_sliced_array_round_trip(typ):
     assert back.equals(array)
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: pa.string() comes back from to_arrow() as large_string")
 def test_arrow_small_string_round_trip_keeps_type():
     array = pa.array(["a", None, "é", ""], type=pa.string())
     back = rt.from_arrow(array).to_arrow()
@@ -248,3 +247,50 @@ def test_from_pandas_rejects_other_objects():
         rt.from_pandas([1, 2, 3])
     with pytest.raises(TypeError):
         rt.from_arrow([1, 2, 3])
+
+
+# --------------------------------------------------------------------------- GPU only
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_columns_live_on_the_device(dtype):
+    import cupy
+
+    s = rt.from_pandas(make_values(np.random.default_rng(0), dtype, 50, 0.2))
+    column = s._column
+    buffers = [getattr(column, name, None) for name in ("data", "offsets", "codes", "mask")]
+    assert any(isinstance(b, cupy.ndarray) for b in buffers if b is not None)
+    assert all(isinstance(b, cupy.ndarray) for b in buffers if b is not None)
+    assert_series_equal(s, make_values(np.random.default_rng(0), dtype, 50, 0.2))
+
+
+@pytest.mark.gpu
+def test_basic_operations_copy_no_column_data_to_host(monkeypatch):
+    """Arithmetic, comparison, filtering, reductions, fillna and scans move at most a few scalars to the host."""
+    import cupy
+
+    from riptide import _device, _transfer
+
+    n = 100_000
+    df = rt.DataFrame({"a": cupy.arange(n, dtype=cupy.float64), "b": cupy.ones(n, dtype=cupy.float64)})
+    copied: list[int] = []
+    real_to_host, real_d2h = _device.to_host, _transfer.device_to_host
+
+    def to_host(array):
+        copied.append(int(getattr(array, "size", 1)))
+        return real_to_host(array)
+
+    def device_to_host(array, *args, **kwargs):
+        copied.append(int(getattr(array, "size", 1)))
+        return real_d2h(array, *args, **kwargs)
+
+    monkeypatch.setattr(_device, "to_host", to_host)
+    monkeypatch.setattr(_transfer, "device_to_host", device_to_host)
+    a, b = df["a"], df["b"]
+    results = [a * b + a, a > 500.0, (a > 10) & (b < 2), df[a > 500.0], a.where(a > 5), a.fillna(0.0),
+               a.cumsum(), a.shift(1), a.isna(), abs(-a), a.clip(1, 10)]  # fmt: skip
+    scalars = [a.sum(), a.mean(), a.min(), a.max(), a.std(), df.sum(), len(df[a > 500.0])]
+    assert results and scalars
+    assert all(size <= 16 for size in copied), f"column data copied to the host: {sorted(copied)[-5:]}"
+    assert isinstance((a * b)._column.data, cupy.ndarray)

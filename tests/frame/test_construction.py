@@ -60,8 +60,6 @@ def test_series_dtype_argument_conversions(data, dtype):
     assert_series_equal(rt.Series(data, dtype=dtype), pd.Series(data, dtype=dtype))
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: rt.Series([]) / rt.Series() / rt.Series({}) recurse forever "
-                   "(build.column_from_pandas on an empty object array)")
 @pytest.mark.parametrize("make", [lambda: rt.Series([]), lambda: rt.Series(), lambda: rt.Series({}),
                                   lambda: rt.Index([])], ids=["list", "none", "dict", "index"])
 def test_empty_without_dtype(make):
@@ -131,7 +129,6 @@ def test_series_from_dict():
     assert_series_equal(rt.Series(data, index=["a", "z", "b"]), pd.Series(data, index=["a", "z", "b"]))
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: Series(dtype='int64') (no data) is float64")
 def test_series_no_data_with_dtype():
     assert_series_equal(rt.Series(dtype="int64"), pd.Series(dtype="int64"))
 
@@ -193,8 +190,6 @@ def test_series_length_mismatch_with_index():
         rt.Series([1, 2, 3], index=["a", "b"])
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: mixed/object list data recurses forever (RecursionError) "
-                   "instead of raising TypeError")
 @pytest.mark.parametrize("data", [[1, "a"], [{"a": 1}, {"b": 2}], [[1, 2], [3]], [object(), object()], [1, b"x"]])
 def test_series_object_data_raises_type_error(data):
     with pytest.raises(TypeError):
@@ -206,7 +201,6 @@ def test_series_object_dtype_raises_type_error():
         rt.Series([1, 2], dtype=object)
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: a pandas object Series recurses forever, not TypeError")
 def test_series_from_object_pandas_raises_type_error():
     with pytest.raises(TypeError):
         rt.Series(pd.Series([1, "a"], dtype=object))
@@ -247,8 +241,7 @@ FRAME_DICTS = {
     "nullable": {"i": pd.array([1, None, 3], dtype="Int64"), "f": pd.array([None, 1.5, 2], dtype="Float64"),
                  "b": pd.array([True, None, False], dtype="boolean")},
     "categorical": {"k": pd.Categorical(["a", "b", "a"])},
-    "empty_lists": pytest.param({"a": [], "b": []}, marks=pytest.mark.xfail(
-        strict=True, reason="riptide bug: DataFrame({'a': []}) recurses forever; pandas gives float64 columns")),
+    "empty_lists": {"a": [], "b": []},
     "int_labels": {0: [1, 2], 1: [3, 4]},
 }
 
@@ -289,8 +282,6 @@ def test_frame_from_dict_with_scalars():
     assert_frame_equal(rt.DataFrame(data), pd.DataFrame(data))
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: DataFrame({'a': 1, 'b': 2.5}, index=[0, 1]) raises "
-                   "'If using all scalar values, you must pass an index' although an index is passed")
 def test_frame_from_all_scalars_with_index():
     data = {"a": 1, "b": 2.5}
     assert_frame_equal(rt.DataFrame(data, index=[0, 1]), pd.DataFrame(data, index=[0, 1]))
@@ -316,7 +307,8 @@ def test_frame_from_list_of_lists():
 
 @pytest.mark.parametrize("array", [np.arange(12).reshape(4, 3), np.ones((3, 2), dtype=np.float32),
                                    pytest.param(np.zeros((0, 2)), marks=pytest.mark.xfail(strict=True, reason=(
-                                       "riptide bug: DataFrame(np.zeros((0, 2)), index=[]) recurses forever"))),
+                                       "riptide bug: DataFrame(np.zeros((0, 2)), index=[]) has an empty float64 index; "
+                                       "pandas gives an empty object Index"))),
                                    np.array([[True], [False]])])  # fmt: skip
 def test_frame_from_2d_numpy(array):
     assert_frame_equal(rt.DataFrame(array), pd.DataFrame(array))
@@ -405,14 +397,12 @@ def test_frame_columns_length_mismatch_raises_value_error():
         rt.DataFrame(np.zeros((2, 3)), columns=["a", "b"])
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: object data recurses forever (RecursionError), not TypeError")
 @pytest.mark.parametrize("column", [[1, "a"], [{"k": 1}, {"k": 2}], [object(), object()]])
 def test_frame_object_column_raises_type_error(column):
     with pytest.raises(TypeError):
         rt.DataFrame({"a": column})
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: an object pandas column recurses forever, not TypeError")
 def test_frame_from_object_pandas_column_raises_type_error():
     with pytest.raises(TypeError, match=r"(?i)object|mixed"):
         rt.DataFrame(pd.DataFrame({"ok": [1, 2], "bad": pd.Series([1, "x"], dtype=object)}))

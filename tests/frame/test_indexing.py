@@ -76,15 +76,7 @@ def check_set(rt_obj: Any, pd_obj: Any, setter: Any) -> None:
     assert_same(rt_obj, pd_obj)
 
 
-NEG_STEP_BUG = ("riptide bug: a negative-step slice whose normalized stop is -1 (s.iloc[::-1], s.iloc[-1:-6:-1], "
-                "s.loc['c'::-1], df.iloc[::-2]) selects no rows: slice(*key.indices(n)) turns stop None into -1")
-EMPTY_LIST_BUG = "riptide bug: an empty list key (s.loc[[]], df[[]]) recurses forever building a column from []"
-
-
-def hits_negative_step_bug(positional: slice, n: int) -> bool:
-    """Whether a positional slice runs into NEG_STEP_BUG (the random tests leave those to the xfail tests)."""
-    start, stop, step = positional.indices(n)
-    return step < 0 and stop == -1 and start >= 0 and n > 0
+EMPTY_LIST_BUG = "riptide bug: reindex([]) gives an empty float64 index; pandas keeps the index's dtype (str)"
 
 
 def xfail(value: Any, reason: str) -> Any:
@@ -112,11 +104,11 @@ SERIES = {"int": P_INT, "str_idx": P_STR_IDX, "unsorted": P_UNSORTED, "int_idx":
 
 # --------------------------------------------------------------------------- Series.iloc
 
-ILOC_KEYS = [0, 1, -1, -5, 4, 5, -6, 10, slice(None), slice(1, 3), xfail(slice(None, None, -1), NEG_STEP_BUG),
+ILOC_KEYS = [0, 1, -1, -5, 4, 5, -6, 10, slice(None), slice(1, 3), slice(None, None, -1),
              slice(4, 0, -2), slice(-2, None), slice(None, -2), slice(10, 20), slice(3, 1), slice(None, None, 2),
-             xfail(slice(-1, -6, -1), NEG_STEP_BUG), slice(3, 0, -1), slice(-1, -3, -1), [0, 2], [4, 0, 0], [-1, -2],
+             slice(-1, -6, -1), slice(3, 0, -1), slice(-1, -3, -1), [0, 2], [4, 0, 0], [-1, -2],
              [], [0, 5], [-6], np.array([3, 1]), [True, False, True, False, True], np.array([False] * 5),
-             [True, False], lambda s: [0, 1], xfail(lambda s: slice(None, None, -2), NEG_STEP_BUG), lambda s: 2,
+             [True, False], lambda s: [0, 1], lambda s: slice(None, None, -2), lambda s: 2,
              1.5, "a", True]  # fmt: skip
 
 
@@ -161,7 +153,6 @@ def test_series_iloc_random_keys(s, data):
     elif kind == "slice":
         bounds = st.none() | st.integers(-n - 3, n + 3)
         key = slice(data.draw(bounds), data.draw(bounds), data.draw(st.none() | st.integers(-4, 4).filter(bool)))
-        assume(not hits_negative_step_bug(key, n))  # covered by the NEG_STEP_BUG xfail cases
     elif kind == "list":
         key = data.draw(st.lists(st.integers(-n - 1, n), max_size=20)) if n else []
     else:
@@ -174,10 +165,10 @@ def test_series_iloc_random_keys(s, data):
 
 LOC_KEYS = {
     "int": [0, 4, -1, 5, [0, 3], [4, 4, 1], [9], slice(1, 3), slice(None, 2), slice(3, None),
-            xfail(slice(None, None, -1), NEG_STEP_BUG), slice(3, 1, -1), [True, False, True, False, False],
-            lambda s: s > 25, xfail([], EMPTY_LIST_BUG)],
+            slice(None, None, -1), slice(3, 1, -1), [True, False, True, False, False],
+            lambda s: s > 25, []],
     "str_idx": ["a", "e", "zz", ["c", "a"], ["a", "zz"], slice("b", "d"), slice("b", None), slice(None, "c"),
-                slice("d", "b", -1), xfail(slice("c", None, -1), NEG_STEP_BUG), slice("aa", "cc"), slice("b", "d", 2),
+                slice("d", "b", -1), slice("c", None, -1), slice("aa", "cc"), slice("b", "d", 2),
                 [True] * 5, lambda s: s.notna()],
     "unsorted": ["d", ["b", "d"], slice("a", "b"), slice("c", None), slice("b", "a", -1), slice(None, "c")],
     "int_idx": [10, 30, 0, [40, 10], [10, 11], slice(10, 20), slice(30, 20), slice(None, 10)],
@@ -203,7 +194,7 @@ def test_series_loc_get(which, key):
 
 
 GETITEM_CASES = {
-    "str_idx": ["c", ["a", "e"], slice(1, 4), slice("b", "d"), xfail(slice(None, None, -1), NEG_STEP_BUG), "zz",
+    "str_idx": ["c", ["a", "e"], slice(1, 4), slice("b", "d"), slice(None, None, -1), "zz",
                 slice(3, 0, -1)],
     "int": [2, slice(-2, None), [1, 2], lambda s: s > 20, 99],
     "int_idx": [20, 1],
@@ -235,7 +226,7 @@ def test_series_loc_missing_label_names_it():
 @given(series_st(index="int", min_size=1), st.data())
 def test_series_loc_random_labels(s, data):
     labels = list(s.index)
-    key = data.draw(st.lists(st.sampled_from(labels), min_size=1, max_size=10))  # [] is EMPTY_LIST_BUG
+    key = data.draw(st.lists(st.sampled_from(labels), max_size=10))
     check_get(rt.from_pandas(s), s, lambda obj: obj.loc[key])
     one = data.draw(st.sampled_from(labels))
     check_get(rt.from_pandas(s), s, lambda obj: obj.loc[one])
@@ -248,7 +239,6 @@ def test_series_loc_random_label_slices(s, data):
     start = data.draw(st.none() | st.sampled_from(labels))
     stop = data.draw(st.none() | st.sampled_from(labels))
     step = data.draw(st.sampled_from([None, 1, 2, -1]))
-    assume(not hits_negative_step_bug(s.index.slice_indexer(start, stop, step), len(s)))  # see NEG_STEP_BUG
     assume(not (step == -1 and not {start, stop} <= set(s.index) | {None}))  # see ABSENT_BOUND_BUG
     check_get(rt.from_pandas(s), s, lambda obj: obj.loc[start:stop:step])
 
@@ -265,9 +255,10 @@ def test_series_loc_negative_step_absent_bound():
 # --------------------------------------------------------------------------- DataFrame []
 
 FRAME_GETITEM_KEYS = ["i", "s", ["s", "i"], ["n"], "zz", ["i", "zz"], slice(1, 3),
-                      xfail(slice(None, None, -2), NEG_STEP_BUG), slice("r1", "r3"), lambda f: f["i"] > 2,
+                      slice(None, None, -2), slice("r1", "r3"), lambda f: f["i"] > 2,
                       lambda f: ["f", "b"],
-                      xfail([], "riptide bug: df[[]] has an object column Index; pandas keeps the columns' dtype (str)")]  # fmt: skip
+                      xfail([], "riptide bug: df[[]] has an empty RangeIndex of columns; pandas keeps the columns' dtype "
+                            "(str)")]  # fmt: skip
 
 
 @pytest.mark.parametrize("key", FRAME_GETITEM_KEYS, ids=lambda k: repr(k) if not callable(k) else "callable")
@@ -315,10 +306,9 @@ def test_frame_boolean_filter_random(df, data):
 
 # --------------------------------------------------------------------------- DataFrame.iloc / .loc
 
-FRAME_ILOC_KEYS = [0, -1, 5, slice(1, 4), xfail(slice(None, None, -1), NEG_STEP_BUG), [0, 3],
+FRAME_ILOC_KEYS = [0, -1, 5, slice(1, 4), slice(None, None, -1), [0, 3],
                    [True, False, True, False, True], (0, 0), (-1, 2),
-                   xfail((1, "x"), "riptide bug: df.iloc[1, 'x'] raises numpy's raw UFuncNoLoopError; pandas raises "
-                         "ValueError"), (slice(None), 1), (slice(0, 2), [0, 2]), ([1, 3], slice(1, 3)),
+                   (1, "x"), (slice(None), 1), (slice(0, 2), [0, 2]), ([1, 3], slice(1, 3)),
                    ([0], [4]), (slice(None), [True, False, True, False, True]), (0, slice(None)), (2, [0, 1]),
                    (0, 7), ([0, 1], -1), (slice(None, None, 2), slice(None, None, -1)), lambda f: [4, 0]]  # fmt: skip
 
@@ -336,8 +326,7 @@ def test_numeric_frame_iloc_get(key):
 FRAME_LOC_KEYS = ["r1", "zz", ["r3", "r0"], slice("r1", "r3"), slice("r3", "r1", -1), ("r2", "s"), ("r0", "i"),
                   ("r4", ["i", "f"]), (slice(None), "f"), (slice(None), ["s", "n"]), (slice("r1", "r2"), slice("f", "b")),
                   (["r4", "r0"], slice(None, "s")), ("r1", "zz"), (["r1", "zz"], "i"),
-                  xfail((lambda f: f["i"] > 2, "s"), "riptide bug: df.loc[callable, 'col'] does not call the "
-                        "callable inside the tuple (TypeError: 'function' object is not iterable)"),
+                  (lambda f: f["i"] > 2, "s"),
                   ([True, False, True, False, True], ["b"])]  # fmt: skip
 
 
@@ -359,23 +348,16 @@ def test_frame_iloc_random(df, data):
     if rows == "slice":
         bounds = st.none() | st.integers(-n - 2, n + 2)
         row_key: Any = slice(data.draw(bounds), data.draw(bounds), data.draw(st.none() | st.integers(-3, 3).filter(bool)))
-        assume(not hits_negative_step_bug(row_key, n))  # see NEG_STEP_BUG
     elif rows == "list":
         row_key = data.draw(st.lists(st.integers(-n, n - 1), max_size=8)) if n else [0]
     else:
         assume(n > 0)
         row_key = data.draw(st.integers(-n, n - 1))
-    # unique column positions: a repeated one is DUPLICATE_COLUMNS_BUG
+    # unique column positions: a repeated one raises (test_frame_iloc_repeated_column_positions)
     col_key = data.draw(st.lists(st.integers(0, m - 1), min_size=1, max_size=4, unique=True) | st.integers(-m, m - 1))
     check_get(rt.from_pandas(df), df, lambda f: f.iloc[row_key, col_key])
 
 
-DUPLICATE_COLUMNS_BUG = ("riptide bug: an operation that yields duplicate column labels silently drops columns "
-                         "(df.iloc[:, [0, 0]] has 1 column, df.rename(columns={'i': 'f'}) loses one); riptide cannot "
-                         "hold duplicate labels, so it should raise (ValueError) rather than return a wrong frame")
-
-
-@pytest.mark.xfail(strict=True, reason=DUPLICATE_COLUMNS_BUG)
 def test_frame_iloc_repeated_column_positions():
     check_get(rt.from_pandas(P_NUM_FRAME), P_NUM_FRAME, _raise_if_duplicate_columns(lambda f: f.iloc[:, [0, 0]]))
 
@@ -400,36 +382,12 @@ SET_KEYS = [("iloc", 0), ("iloc", -1), ("iloc", slice(1, 3)), ("iloc", [0, 2]),
             ("mask", None)]  # fmt: skip
 SET_DTYPES = ["int64", "int8", "uint8", "float64", "float32", "bool", "Int64", "Float64", "boolean", "str"]
 
-_INTS = ("int64", "int8", "uint8", "Int64")
-_NUMBERS = _INTS + ("float64", "float32", "Float64")
-
-
-def _scalar_set_bug(dtype: str, value: Any) -> str | None:
-    """Why riptide differs from pandas 3 when ``value`` is set into a ``dtype`` Series (None: it does not)."""
-    if dtype == "str" and not isinstance(value, str) and not pd.isna(value):
-        return "riptide bug: a number/bool set into a str Series is stored as its text; pandas raises TypeError"
-    if value is True and dtype in _NUMBERS:
-        return "riptide bug: True set into a numeric Series is stored as 1; pandas raises TypeError"
-    if isinstance(value, float) and value == 2.0 and dtype in _INTS:
-        return "riptide bug: a whole float (2.0) set into an int Series makes it float; pandas keeps the int dtype"
-    if (dtype, repr(value)) in {("int8", "1000"), ("uint8", "1000"), ("uint8", "-3")}:
-        return "riptide bug: an int that does not fit (1000 into int8, -3 into uint8) wraps around; pandas raises TypeError"
-    if dtype == "uint8" and isinstance(value, np.int8):
-        return "riptide bug: np.int8(3) set into a uint8 Series raises TypeError; pandas stores 3"
-    if dtype == "bool" and (value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))):
-        return ("riptide bug (pandas 3): a missing value set into a bool Series makes it 'boolean'; pandas 3 raises "
-                "TypeError (riptide's comment assumes pandas makes it object)")
-    return None
-
-
 def _set_cases() -> list[Any]:
     cases = []
     for dtype in SET_DTYPES:
         for value in SET_VALUES:
             for how, key in SET_KEYS:
-                reason = _scalar_set_bug(dtype, value)
-                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-                cases.append(pytest.param(dtype, value, how, key, marks=marks, id=f"{dtype}-{value!r}-{how}-{key!r}"))
+                cases.append(pytest.param(dtype, value, how, key, id=f"{dtype}-{value!r}-{how}-{key!r}"))
     return cases
 
 
@@ -455,8 +413,6 @@ def test_series_set_scalar(dtype, value, how, key):
     check_set(rt.from_pandas(p), p, _setter(how, key, value))
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: iloc with a negative-step slice whose normalized stop is -1 "
-                   "(s.iloc[::-1], s.iloc[::-2], s.iloc[-1:-6:-1]) selects nothing, for get and set")
 @pytest.mark.parametrize("dtype", ["int64", "float64", "str", "Int64"])
 @pytest.mark.parametrize("value", [0, np.nan])
 def test_series_set_negative_step_slice(dtype, value):
@@ -484,16 +440,10 @@ def test_set_fraction_into_int64_raises_type_error_and_changes_nothing():
     assert_series_equal(s, pd.Series([1, 2, 3]))
 
 
-LIST_SET_BUG = ("riptide bug: setting a list of ints into part of an int64/Int64 Series raises TypeError "
-                "(\"Invalid value 'array'\"): set_rows gathers the values with take_or_missing, which makes them float")
-
-
 @pytest.mark.parametrize("dtype", ["int64", "float64", "str", "Int64"])
 @pytest.mark.parametrize(("how", "key"), [("iloc", slice(0, 2)), ("iloc", [3, 1]), ("loc", [0, 4]),
                                           ("iloc", [True, False, False, False, True])])  # fmt: skip
-def test_series_set_list_values(dtype, how, key, request):
-    if dtype in ("int64", "Int64"):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=LIST_SET_BUG))
+def test_series_set_list_values(dtype, how, key):
     p = _base_series(dtype)
     values = list(_base_series(dtype).iloc[::-1][:2])
     check_set(rt.from_pandas(p), p, _setter(how, key, values))
@@ -513,7 +463,6 @@ def test_series_set_with_series_aligned():
     assert_series_equal(s, p)
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: s.loc['new'] = v raises KeyError; pandas appends a row")
 def test_series_set_new_label_via_loc():
     p = pd.Series([1, 2], index=["a", "b"])
     check_set(rt.from_pandas(p), p, lambda s: s.loc.__setitem__("c", 3))
@@ -572,18 +521,16 @@ def test_frame_set_column_into_empty_frame():
     assert_frame_equal(f, p)
 
 
-STR_SET_BUG = "riptide bug: a number set into a str column is stored as its text; pandas raises TypeError"
-
 FRAME_SET_CASES = [
     ("loc", (lambda f: f["i"] > 2, "f"), 0.0), ("loc", (lambda f: f["i"] > 2, "i"), 1.5),
     ("loc", (lambda f: f["i"] > 2, "i"), np.nan), ("loc", ("r1", "s"), "new"),
-    pytest.param("loc", ("r1", "s"), 5, marks=pytest.mark.xfail(strict=True, reason=STR_SET_BUG)),
+    ("loc", ("r1", "s"), 5),
     ("loc", (["r0", "r4"], ["i", "f"]), 9), ("loc", (slice("r1", "r3"), "n"), pd.NA),
     ("loc", (slice(None), "brand_new"), 1.0), ("loc", ("r2", "brand_new"), 1.0),
     ("iloc", (0, 0), 100), ("iloc", (slice(0, 2), 1), -1.0), ("iloc", ([1, 2], [0, 1]), 7),
     ("iloc", (-1, 2), "z"), ("iloc", (0, 9), 1), ("iloc", (9, 0), 1), ("iloc", (0, 3), False),
     ("iloc", (0, 3), 1.5), ("iloc", (slice(None), 0), [5, 4, 3, 2, 1]), ("iloc", (slice(None), 0), [5, 4]),
-    pytest.param("loc", (lambda f: f["b"], ["i", "s"]), 2, marks=pytest.mark.xfail(strict=True, reason=STR_SET_BUG)),
+    ("loc", (lambda f: f["b"], ["i", "s"]), 2),
 ]  # fmt: skip
 
 
@@ -640,9 +587,7 @@ def test_assign():
 
 @pytest.mark.parametrize(("loc", "label", "value"), [(0, "first", 1), (2, "mid", [1, 2, 3, 4, 5]), (5, "last", "x"),
                                                      (1, "i", 0), (9, "far", 0),
-                                                     pytest.param(-1, "neg", 0, marks=pytest.mark.xfail(strict=True, reason=(
-                                                         "riptide bug: insert(-1, ...) raises IndexError; pandas "
-                                                         "raises ValueError"))),
+                                                     (-1, "neg", 0),
                                                      (0, "short", [1, 2])])  # fmt: skip
 def test_insert(loc, label, value):
     p = P_FRAME.copy()
@@ -693,7 +638,7 @@ def test_series_drop_duplicate_labels():
 RENAME_CASES = [dict(columns={"i": "I", "zz": "ZZ"}), dict(columns=str.upper), dict(index={"r0": "R0"}),
                 dict(index=lambda k: k + "!"), dict(mapper={"s": "S"}, axis=1), dict(mapper={"r1": "x"}),
                 dict(columns={"zz": "a"}, errors="raise"),
-                pytest.param(dict(columns={"i": "f"}), marks=pytest.mark.xfail(strict=True, reason=DUPLICATE_COLUMNS_BUG))]  # fmt: skip
+                dict(columns={"i": "f"})]  # fmt: skip
 
 
 @pytest.mark.parametrize("kwargs", RENAME_CASES, ids=repr)
@@ -716,13 +661,9 @@ def test_head_tail(n):
     assert_same(rt.from_pandas(P_FRAME).tail(), P_FRAME.tail())
 
 
-REINDEX_INT_BUG = ("riptide bug: reindex makes int columns float64 even when no row is missing (all labels found, "
-                   "or fill_value given); pandas keeps int64: take_or_missing always calls set_missing")
-REINDEX_TARGETS = [xfail(["r4", "r0"], REINDEX_INT_BUG), ["r0", "zz", "r2"], xfail([], EMPTY_LIST_BUG), ["a", "b"],
+REINDEX_TARGETS = [["r4", "r0"], ["r0", "zz", "r2"], xfail([], EMPTY_LIST_BUG), ["a", "b"],
                    ["r0", "r1", "r2", "r3", "r4"]]
-REINDEX_FILL_TARGETS = [xfail(["r4", "r0"], REINDEX_INT_BUG), xfail(["r0", "zz", "r2"], REINDEX_INT_BUG),
-                        xfail([], EMPTY_LIST_BUG), xfail(["a", "b"], REINDEX_INT_BUG),
-                        ["r0", "r1", "r2"]]
+REINDEX_FILL_TARGETS = [["r4", "r0"], ["r0", "zz", "r2"], xfail([], EMPTY_LIST_BUG), ["a", "b"], ["r0", "r1", "r2"]]
 
 
 @pytest.mark.parametrize("target", REINDEX_TARGETS)
@@ -746,25 +687,19 @@ def test_frame_reindex_columns():
 def test_series_reindex_random(s, data):
     labels = list(s.index) + [-1, -2, 10**6]
     target = data.draw(st.lists(st.sampled_from(labels), unique=True, min_size=1, max_size=30))  # []: EMPTY_LIST_BUG
-    # all labels found: the REINDEX_INT_BUG xfail tests cover it
-    assume(not set(target) <= set(s.index) or s.dtype.kind not in "iub")
     assert_series_equal(rt.from_pandas(s).reindex(target), documented(s.reindex(target), s))
 
 
-@pytest.mark.xfail(strict=True, reason=REINDEX_INT_BUG)
 def test_series_reindex_all_found_keeps_int():
     p = pd.Series([1, 2, 3], index=[10, 20, 30])
     assert_series_equal(rt.from_pandas(p).reindex([30, 10]), p.reindex([30, 10]))
 
 
-@pytest.mark.xfail(strict=True, reason=REINDEX_INT_BUG)
 def test_series_reindex_fill_value_keeps_int():
     p = pd.Series([1, 2, 3], index=[10, 20, 30])
     assert_series_equal(rt.from_pandas(p).reindex([30, 99], fill_value=0), p.reindex([30, 99], fill_value=0))
 
 
-@pytest.mark.xfail(strict=True, reason="riptide bug: reindex on a duplicated index raises pandas' InvalidIndexError "
-                   "(not a ValueError); pandas raises ValueError('cannot reindex on an axis with duplicate labels')")
 def test_reindex_duplicate_index_raises():
     p = pd.Series([1, 2, 3], index=["a", "a", "b"])
     check_get(rt.from_pandas(p), p, lambda s: s.reindex(["a", "b"]))

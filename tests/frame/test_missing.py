@@ -30,34 +30,17 @@ import riptide as rt
 NUMERIC = ["int8", "int32", "int64", "uint8", "uint64", "float32", "float64", "bool", "Int64", "Float64", "boolean"]
 
 BUGS = {
-    "W1": "riptide bug: where/mask/clip pick the result dtype from `other` even when no row takes it: "
-          "Series([1, 2]).where([True, True], nan) is float64 and int8.clip(upper=2.5) with nothing clipped is "
-          "float64; pandas keeps int64 / int8 (it upcasts only when a value is actually replaced)",
-    "W2": "riptide bug: Int64 fillna/clip/where with a float turns the column into Float64: Int64.fillna(3.0) is "
-          "Float64 (pandas Int64), Int64.fillna(1.5) / clip(upper=2.5) compute Float64 where pandas raises TypeError "
-          "('Invalid value 1.5 for dtype Int64')",
-    "W3": "riptide bug: category fillna('new') raises TypeError even when nothing is missing; pandas returns the "
-          "Series unchanged",
-    "RD1": "riptide bug: bool Series.round(-1) rounds True to False; pandas returns bools unchanged",
-    "CS1": "riptide bug: cumsum/cumprod of int8/int16/int32/uint8/uint32 raise TypeError ('buffer of int64 cannot back "
-           "a column of int8'); pandas returns int64/uint64. Int8.cumsum() stays Int8 (pandas Int64)",
-    "S1": "riptide bug: shift(0) (and any shift of an empty Series) of an int/bool Series is float64/boolean; "
-          "pandas keeps the dtype when no row becomes missing",
-    "D2": "riptide bug: diff of int8/int16 is float64; pandas returns float32",
-    "D3": "riptide bug: diff of a 'boolean' Series raises TypeError; pandas returns boolean (values differ, NA kept)",
-    "D4": "riptide bug: diff of an int/uint Series is computed in float64; pandas subtracts in the int dtype first "
-          "(wrapping on overflow: uint8 [5, 1] -> 252.0, int64 [2**63-1, -2**62] wraps)",
-    "I2": "riptide bug: isin of a masked (Int64/Float64/boolean) Series returns bool; pandas returns boolean",
-    "I1": "riptide bug: isin([]), isin([None]) and isin([1, 'y']) (values of mixed kinds) raise TypeError "
-          "('riptide columns cannot hold Python objects'); pandas returns all False / the matches",
-    "PC1": "riptide bug: pct_change of a Float64/Int64 Series gives NaN for 0/0 where pandas gives NA (masked "
-           "arithmetic never holds NaN; see test_operators M1)",
-    "EQ1": "riptide bug: an empty Series with a str index .equals() the same Series with an empty RangeIndex is "
-           "False; pandas says True (no labels differ)",
-    "COLIDX": "riptide bug: a frame whose columns were all removed (dropna(axis=1), df[[]]) has an object column "
-              "Index; pandas keeps the original columns' dtype (str)",
+    "W2": "riptide bug: Int64 clip/where with a float turn the column into Float64: Int64.clip(upper=3.0) and "
+          "Int64.where(cond, 3.0) are Float64 (pandas Int64), Int64.clip(upper=2.5) / where(cond, 1.5) compute Float64 "
+          "where pandas raises TypeError ('Invalid value 2.5 for dtype Int64')",
+    "S1": "riptide bug: a non-zero shift of an empty int/uint/bool Series keeps its dtype; pandas gives float64 "
+          "(object for bool), as for any non-zero shift of such a Series",
+    "I1": "riptide bug: isin with NaN among the values finds an int64 value that float64 cannot hold exactly "
+          "(Series([2**53 + 1]).isin([2**53 + 1, nan]) is True); pandas then compares with the values cast to float64 "
+          "and finds nothing",
+    "COLIDX": "riptide bug: a frame whose columns were all removed (dropna(axis=1), df[[]]) has an empty RangeIndex "
+              "of columns; pandas keeps the original columns' dtype (str)",
 }
-_SMALL_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
 
 
 def _base_error(error: BaseException) -> type[BaseException]:
@@ -122,13 +105,7 @@ def _fillna_cases() -> list[Any]:
     for dtype in ALL_DTYPES:
         for frac in (0.0, 0.3, 1.0):
             for value in FILL_VALUES.get(dtype, []):
-                bug = None
-                if dtype == "Int64" and isinstance(value, float):
-                    bug = "W2"
-                elif dtype == "category" and frac == 0.0:
-                    bug = "W3"
-                marks = [pytest.mark.xfail(strict=True, reason=BUGS[bug])] if bug else []
-                cases.append(pytest.param(dtype, frac, value, marks=marks, id=f"{dtype}-{frac}-{value!r}"))
+                cases.append(pytest.param(dtype, frac, value, id=f"{dtype}-{frac}-{value!r}"))
     return cases
 
 
@@ -238,15 +215,9 @@ def test_where_mask_scalar_other(s, data):
     cond = rng.random(len(s)) < 0.5
     valid = s.dropna()
     other = data.draw(st.sampled_from([np.nan] + list(valid.iloc[:2])))
-    # W1: an int/bool column with a NaN `other` that no row takes
-    unused = cond.all() if len(cond) else True
-    unused_mask = not cond.any() if len(cond) else True
-    no_nan = s.dtype.kind in "iub"
-    if not (no_nan and pd.isna(other) and unused):
-        check(rt.from_pandas(s), s, lambda obj: obj.where(cond, other))
-        if not (no_nan and unused_mask and pd.isna(other)):
-            check(rt.from_pandas(s), s, lambda obj: obj.mask(cond, other))
-        check(rt.from_pandas(s), s, lambda obj: obj.where(cond))
+    check(rt.from_pandas(s), s, lambda obj: obj.where(cond, other))
+    check(rt.from_pandas(s), s, lambda obj: obj.mask(cond, other))
+    check(rt.from_pandas(s), s, lambda obj: obj.where(cond))
 
 
 def test_where_with_series_condition_and_other():
@@ -273,13 +244,11 @@ def test_frame_where_mask():
     assert_frame_equal(f.where(f > 0), df.where(df > 0))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["W1"])
 def test_where_unused_nan_keeps_int():
     s = pd.Series([1, 2])
     check(rt.from_pandas(s), s, lambda obj: obj.where([True, True], np.nan))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["W1"])
 def test_clip_that_clips_nothing_keeps_int():
     s = pd.Series(np.array([1, 2], dtype="int8"))
     check(rt.from_pandas(s), s, lambda obj: obj.clip(upper=2.5))
@@ -304,7 +273,7 @@ def test_where_bad_condition():
 def test_clip(s, lower, upper):
     assume(lower is None or upper is None or lower <= upper)
     fractional = any(isinstance(b, float) and not b.is_integer() for b in (lower, upper))
-    assume(not (fractional and (s.dtype.kind in "iu" or str(s.dtype) == "Int64")))  # W1 / W2
+    assume(not (fractional and str(s.dtype) == "Int64"))  # W2
     check(rt.from_pandas(s), s, lambda obj: obj.clip(lower, upper))
 
 
@@ -321,11 +290,9 @@ def test_abs(s):
 
 @given(series_st(dtypes=NUMERIC), st.integers(-2, 4))
 def test_round(s, decimals):
-    assume(not (str(s.dtype) in ("bool", "boolean") and decimals < 0))  # RD1
     check(rt.from_pandas(s), s, lambda obj: obj.round(decimals))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["RD1"])
 def test_round_bool_negative_decimals():
     s = pd.Series([True, False])
     check(rt.from_pandas(s), s, lambda obj: obj.round(-1))
@@ -343,13 +310,11 @@ def test_frame_round():
 @given(series_st(dtypes=NUMERIC + ["timedelta64[ns]", "datetime64[ns]"], max_size=300),
        st.sampled_from(["cumsum", "cumprod", "cummin", "cummax"]), st.booleans())  # fmt: skip
 def test_cumulative(s, op, skipna):
-    assume(not (str(s.dtype) in _SMALL_INTS and op in ("cumsum", "cumprod")))  # CS1
     if op == "cumprod":
         s = s.clip(-3, 3) if s.dtype.kind in "iuf" or str(s.dtype) in ("Int64", "Float64") else s
     check(rt.from_pandas(s), s, lambda obj: getattr(obj, op)(skipna=skipna), rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["CS1"])
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint8", "Int8"])
 @pytest.mark.parametrize("op", ["cumsum", "cumprod"])
 def test_cumulative_small_ints(dtype, op):
@@ -368,15 +333,21 @@ def test_frame_cumulative(df, op):
 
 @given(series_st(), st.integers(-5, 5))
 def test_shift(s, periods):
-    assume(not ((periods == 0 or len(s) == 0) and s.dtype.kind in "iub"))  # S1
+    assume(not (len(s) == 0 and periods != 0 and s.dtype.kind in "iub"))  # S1
     check(rt.from_pandas(s), s, lambda obj: obj.shift(periods))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["S1"])
 @pytest.mark.parametrize("dtype", ["int64", "bool"])
 def test_shift_zero_keeps_dtype(dtype):
     s = pd.Series([1, 0, 1], dtype=dtype)
     check(rt.from_pandas(s), s, lambda obj: obj.shift(0))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["S1"])
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+def test_shift_empty_upcasts(dtype):
+    s = pd.Series([], dtype=dtype)
+    check(rt.from_pandas(s), s, lambda obj: obj.shift(1))
 
 
 @given(series_st(dtypes=["int64", "float64", "Int64", "str", "datetime64[ns]", "bool"]), st.integers(-3, 3), st.data())
@@ -395,13 +366,11 @@ def test_shift_bad_periods():
 @given(series_st(dtypes=NUMERIC + ["datetime64[ns]", "timedelta64[ns]"], max_size=300, small=True),
        st.integers(-3, 3))  # fmt: skip
 def test_diff(s, periods):
-    assume(str(s.dtype) not in ("int8", "int16", "boolean") and s.dtype.kind != "u")  # D2 / D3 / D4
-    assume(not (periods == 0 and s.dtype == bool))  # S1
     check(rt.from_pandas(s), s, lambda obj: obj.diff(periods))
 
 
 @pytest.mark.parametrize(("bug", "values", "dtype"), [
-    pytest.param(bug, values, dtype, marks=pytest.mark.xfail(strict=True, reason=BUGS[bug]), id=f"{bug}-{dtype}")
+    pytest.param(bug, values, dtype, id=f"{bug}-{dtype}")
     for bug, values, dtype in [("D2", [1, 5], "int8"), ("D2", [1, 5], "int16"), ("D3", [True, False, None], "boolean"),
                                ("D4", [5, 1], "uint8"), ("D4", [2**63 - 1, -(2**62)], "int64")]])  # fmt: skip
 def test_diff_known_bugs(bug, values, dtype):
@@ -416,11 +385,10 @@ def test_pct_change(s, periods):
 
 @given(series_st(dtypes=["Float64", "Int64"], max_size=300, small=True), st.integers(1, 3))
 def test_pct_change_masked_without_zeros(s, periods):
-    s = s.where(s != 0, 1)  # 0/0 in a masked column is NA in pandas, NaN in riptide: see PC1
+    s = s.where(s != 0, 1)  # 0/0: see test_pct_change_masked_zero_over_zero
     check(rt.from_pandas(s), s, lambda obj: obj.pct_change(periods), rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["PC1"])
 def test_pct_change_masked_zero_over_zero():
     s = pd.Series([0.0, 0.0, 1.0], dtype="Float64")
     check(rt.from_pandas(s), s, lambda obj: obj.pct_change())
@@ -428,7 +396,6 @@ def test_pct_change_masked_zero_over_zero():
 
 @given(frame_st(dtypes=["int64", "float64"], min_cols=1, max_cols=3, max_size=100, small=True), st.integers(-2, 2))
 def test_frame_shift_diff(df, periods):
-    assume(periods != 0 and len(df))  # S1
     check(rt.from_pandas(df), df, lambda obj: obj.shift(periods))
     check(rt.from_pandas(df), df, lambda obj: obj.diff(periods))
     check(rt.from_pandas(df), df, lambda obj: obj.pct_change(periods))
@@ -439,12 +406,11 @@ def test_frame_shift_diff(df, periods):
 
 @given(series_st(), st.data())
 def test_isin(s, data):
-    assume(str(s.dtype) not in ("Int64", "Float64", "boolean"))  # I2
     valid = list(s.dropna().unique()[:5])
-    assume(valid)  # isin([]) is I1
+    assume(valid)
     values = data.draw(st.lists(st.sampled_from(valid), min_size=1, max_size=5))
     with_missing = data.draw(st.booleans())
-    if with_missing and s.dtype.kind == "f":  # NaN among other kinds of values is I1
+    if with_missing and not (s.dtype.kind in "iu" and max(abs(int(v)) for v in values) > 2**53):  # I1
         values = values + [np.nan]
     check(rt.from_pandas(s), s, lambda obj: obj.isin(values))
 
@@ -460,18 +426,22 @@ def test_isin_large_value_set():
     check(rt.from_pandas(strings), strings, lambda obj: obj.isin(set(wanted)))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["I2"])
 @pytest.mark.parametrize("dtype", ["Int64", "Float64", "boolean"])
 def test_isin_masked_is_boolean(dtype):
     s = pd.Series([1, None, 0], dtype=dtype)
     check(rt.from_pandas(s), s, lambda obj: obj.isin([1]))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["I1"])
 @pytest.mark.parametrize("values", [[], [None], [1, "y"]], ids=repr)
 def test_isin_empty_none_and_mixed_values(values):
     s = pd.Series([1.0, 2.0, np.nan])
     check(rt.from_pandas(s), s, lambda obj: obj.isin(values))
+
+
+@pytest.mark.xfail(strict=True, reason=BUGS["I1"])
+def test_isin_nan_with_inexact_large_int():
+    s = pd.Series([2**53 + 1, 3])
+    check(rt.from_pandas(s), s, lambda obj: obj.isin([2**53 + 1, np.nan]))
 
 
 def test_isin_strings_and_mixed_kinds():
@@ -492,7 +462,6 @@ def test_frame_isin():
     check(rt.from_pandas(df[["a"]]), df[["a"]], lambda obj: obj.isin([1, 3]))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["I1"])
 def test_frame_isin_mixed_values():
     df = pd.DataFrame({"a": [1, 2, 3], "s": pd.Series(["x", "y", None], dtype="str")})
     check(rt.from_pandas(df), df, lambda obj: obj.isin([1, "y"]))
@@ -520,7 +489,6 @@ def test_series_equals(s, how):
         other = pd.concat([s.iloc[1:], s.iloc[:1]])
         other.index = s.index
     elif how == "renamed_index":
-        assume(len(s) or s.index.dtype != "str")  # EQ1
         other.index = pd.RangeIndex(1, len(s) + 1)
     elif how == "other_dtype" and s.dtype == np.float64:
         other = s.astype("float32")
@@ -537,7 +505,6 @@ def test_frame_equals(df):
     assert not f.equals(df)  # a pandas object is not a riptide one
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["EQ1"])
 def test_equals_empty_with_other_index_kind():
     s = pd.Series([], dtype="int8", index=pd.Index([], dtype="str"))
     other = s.copy()

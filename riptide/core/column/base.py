@@ -101,6 +101,8 @@ class Column:
         """Gather rows where ``indices`` may hold -1, meaning "a missing value here" (reindexing)."""
         xp = self.xp
         missing = indices < 0
+        if not bool(missing.any()):  # one scalar read: with every row found, the dtype must not change
+            return self.take(indices)
         if self.size == 0:
             # Only missing rows can come from an empty column: gather from a one-row placeholder.
             return _placeholder_row(self).take(xp.zeros(len(indices), dtype=np.int64)).set_missing(missing)

@@ -45,7 +45,11 @@ def column_from_pandas(values: Any, xp: types.ModuleType) -> Column:
             ints = np.ascontiguousarray(values).view(np.int64)
             return NumericColumn(_device.to_device(ints, xp), dtype)
         if dtype.kind in "OUS":
-            inferred = pd.array(np.asarray(values, dtype=object) if dtype.kind == "O" else values.astype(object))
+            objects = np.asarray(values, dtype=object)
+            if pd.isna(objects).all():
+                # Empty or all-missing: pandas keeps object dtype; riptide has no object columns: float64 NaN.
+                return NumericColumn(xp.full(len(objects), np.nan))
+            inferred = pd.array(objects)
             if pd.api.types.is_object_dtype(inferred.dtype):
                 kinds = sorted({type(v).__name__ for v in np.asarray(values, dtype=object)[:1000]})
                 raise TypeError(f"riptide columns cannot hold Python objects (found {', '.join(kinds)}); "

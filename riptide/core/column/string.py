@@ -30,12 +30,17 @@ class StringColumn(Column):
     ([0, 1, 1, 4], b'axyz')
     """
 
-    __slots__ = ("offsets", "chars")
+    __slots__ = ("offsets", "chars", "arrow_type")
 
-    def __init__(self, offsets: Any, chars: Any, mask: Any = None):
+    def __init__(self, offsets: Any, chars: Any, mask: Any = None, arrow_type: Any = None):
         self.offsets = offsets
         self.chars = chars
         self.mask = mask
+        # The Arrow type the data came as (string / string_view); exported as such again. None: large_string.
+        self.arrow_type = arrow_type
+
+    def _like(self, offsets: Any, chars: Any, mask: Any) -> StringColumn:
+        return StringColumn(offsets, chars, mask, self.arrow_type)
 
     @property
     def dtype(self) -> Any:
@@ -59,7 +64,7 @@ class StringColumn(Column):
     # --- missing values ----------------------------------------------------------------
     def set_missing(self, missing: Any) -> StringColumn:
         # Missing rows keep their bytes: the mask alone says they are missing.
-        return StringColumn(self.offsets, self.chars, self._combined_mask(missing))
+        return self._like(self.offsets, self.chars, self._combined_mask(missing))
 
     # --- layout operations -------------------------------------------------------------
     def take(self, indices: Any) -> StringColumn:
@@ -71,7 +76,7 @@ class StringColumn(Column):
         xp.cumsum(lengths, out=new_offsets[1:])
         chars = segments.gather_segments(self.chars, starts, new_offsets, xp)
         mask = None if self.mask is None else self.mask[indices]
-        return StringColumn(new_offsets, chars, mask)
+        return self._like(new_offsets, chars, mask)
 
     def slice(self, start: int, stop: int, step: int = 1) -> StringColumn:
         if step != 1 or stop < start:
@@ -80,17 +85,17 @@ class StringColumn(Column):
         first = int(offsets[0]) if offsets.shape[0] else 0  # one scalar read: slicing rebases offsets
         chars = self.chars[first : first + (int(offsets[-1]) - first if offsets.shape[0] else 0)]
         mask = None if self.mask is None else self.mask[start:stop]
-        return StringColumn(offsets - first, chars, mask)
+        return self._like(offsets - first, chars, mask)
 
     def copy(self) -> StringColumn:
         mask = None if self.mask is None else self.mask.copy()
-        return StringColumn(self.offsets.copy(), self.chars.copy(), mask)
+        return self._like(self.offsets.copy(), self.chars.copy(), mask)
 
     def to_device(self, xp: types.ModuleType) -> StringColumn:
         if self.xp is xp:
             return self
         mask = None if self.mask is None else _device.to_device(self.mask, xp)
-        return StringColumn(_device.to_device(self.offsets, xp), _device.to_device(self.chars, xp), mask)
+        return self._like(_device.to_device(self.offsets, xp), _device.to_device(self.chars, xp), mask)
 
     # --- conversion --------------------------------------------------------------------
     def to_arrow(self) -> pa.Array:
@@ -103,9 +108,10 @@ class StringColumn(Column):
             null_count = int(self.size - np.count_nonzero(host_mask))
             if null_count:
                 validity = pa.py_buffer(np.packbits(host_mask, bitorder="little"))
-        return pa.Array.from_buffers(
+        array = pa.Array.from_buffers(
             pa.large_string(), self.size, [validity, pa.py_buffer(offsets), pa.py_buffer(chars)], null_count
         )
+        return array if self.arrow_type is None else array.cast(self.arrow_type)
 
     def to_pandas_array(self) -> Any:
         return pd.array(self.to_arrow(), dtype=dtypes.STRING)
@@ -113,7 +119,8 @@ class StringColumn(Column):
     @classmethod
     def from_arrow(cls, array: pa.Array, xp: types.ModuleType) -> StringColumn:
         """From a pyarrow string / large_string / string_view array (copies the buffers to ``xp``)."""
-        if not pa.types.is_large_string(array.type):
+        source_type = None if pa.types.is_large_string(array.type) else array.type
+        if source_type is not None:
             array = array.cast(pa.large_string())
         n = len(array)
         validity_buf, offsets_buf, chars_buf = array.buffers()
@@ -129,4 +136,5 @@ class StringColumn(Column):
             bits = np.frombuffer(validity_buf, dtype=np.uint8)
             mask = np.unpackbits(bits, bitorder="little", count=array.offset + n)[array.offset :].astype(bool)
             mask = _device.to_device(mask, xp)
-        return cls(_device.to_device(offsets - first, xp), _device.to_device(np.ascontiguousarray(chars), xp), mask)
+        return cls(_device.to_device(offsets - first, xp), _device.to_device(np.ascontiguousarray(chars), xp), mask,
+                   source_type)  # fmt: skip

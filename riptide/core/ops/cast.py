@@ -116,3 +116,48 @@ def _through_host(column: Column, dtype: Any) -> Column:
     # and formatting kernels arrive with the string work (issue 4).
     host = pd.Series(column.to_pandas_array())
     return as_column(host.astype(dtype), xp=column.xp)
+
+
+def settable_scalar(column: Column, value: Any) -> Any:
+    """``value`` as ``column`` would store it, or TypeError: pandas 3's rules for setting and filling.
+
+    A value that the dtype cannot hold without loss is refused (``1.5`` or ``True`` into int64, ``1000`` into
+    int8, a number into ``str``); a whole float goes into an int column as an int; a missing value passes through
+    (the caller upcasts int64 to float64 for NaN, as pandas does), except into a plain bool column.
+    """
+    from riptide.core.ops.missing import is_missing_scalar
+
+    def refuse() -> TypeError:
+        return TypeError(f"Invalid value '{value}' for dtype '{column.dtype}'")
+
+    if is_missing_scalar(value):
+        if isinstance(column, NumericColumn) and column.kind == "b" and not dtypes.is_masked(column.dtype):
+            raise refuse()
+        return value
+    if isinstance(column, StringColumn):
+        if not isinstance(value, str):
+            raise TypeError(f"Invalid value '{value}' for dtype 'str'. Value should be a string or missing value, "
+                            f"got '{type(value).__name__}' instead.")  # fmt: skip
+        return value
+    if not isinstance(column, NumericColumn):
+        return value  # categoricals check membership where the codes are chosen
+    kind = column.kind
+    is_bool = isinstance(value, bool | np.bool_)
+    if kind == "b":
+        if not is_bool:
+            raise refuse()
+        return bool(value)
+    if kind in "mM":
+        return value
+    if is_bool or not isinstance(value, int | float | np.integer | np.floating):
+        raise refuse()
+    if kind == "f":
+        return value
+    if isinstance(value, float | np.floating):
+        if not float(value).is_integer():
+            raise refuse()
+        value = int(value)
+    info = np.iinfo(dtypes.storage_dtype(column.dtype))
+    if not info.min <= int(value) <= info.max:
+        raise refuse()
+    return int(value)

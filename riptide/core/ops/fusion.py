@@ -41,9 +41,10 @@ How it computes
   are False (``!=`` True), and int / int divides in float64.
 * Result dtypes follow CuPy 14 / NumPy 2 promotion (NEP 50): :func:`resolve_types`. Python scalars
   are weak (``int8 + 1`` is int8, ``float32 * 0.5`` is float32, ``int + 0.5`` is float64); NumPy
-  scalars are strong. A Python int that does not fit the column's dtype (``int8 + 1000``), a float that
-  overflows float32, and comparisons of signed with uint64 integers (CuPy compares those exactly with
-  special loops) are left to the eager path.
+  scalars are strong (``binary_op`` turns a NumPy number into a Python one for arithmetic, as pandas
+  does, so only comparisons meet them here). A Python int that does not fit the column's dtype
+  (``int8 + 1000``), a float that overflows float32, and comparisons of signed with uint64 integers
+  (CuPy compares those exactly with special loops) are left to the eager path.
 * Kernels are cached by the tree's signature: its shape, operators, dtypes and which leaves are the
   same array. Scalars are kernel arguments, not part of the source, so ``s * 2 + 1`` and ``s * 2 + 2``
   share one kernel; an array used twice (``a * b + a``) is passed, and read, once.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column
@@ -27,7 +28,7 @@ def isin(column: Column, values: Any) -> NumericColumn:
     xp = column.xp
     if isinstance(column, CategoricalColumn):
         column = decode_categorical(column)
-    wanted = _values_column(values, xp)
+    wanted = _values_column(values, xp, text=isinstance(column, StringColumn))
     if isinstance(wanted, CategoricalColumn):
         wanted = decode_categorical(wanted)
     if column.size == 0:
@@ -35,7 +36,7 @@ def isin(column: Column, values: Any) -> NumericColumn:
     if wanted.size == 0:
         return NumericColumn(xp.zeros(column.size, dtype=bool))
     column_missing = column.isna()
-    wanted_has_missing = bool(wanted.isna().any())
+    wanted_has_missing = _wants_missing(column, values, wanted)
     if isinstance(column, StringColumn) != isinstance(wanted, StringColumn):
         # Strings never equal numbers; only missing can match missing.
         return NumericColumn(column_missing & wanted_has_missing)
@@ -44,10 +45,25 @@ def isin(column: Column, values: Any) -> NumericColumn:
     else:
         found = _isin_numeric(column, wanted, xp)
     found = xp.where(column_missing, wanted_has_missing, found)
+    if dtypes.is_masked(column.dtype):
+        # pandas: a masked column's isin is "boolean"; a missing row is False unless NA is wanted (then True)
+        return NumericColumn(found, dtypes.to_masked(np.dtype(bool)), None)
     return NumericColumn(found)
 
 
-def _values_column(values: Any, xp: Any) -> Column:
+def _wants_missing(column: Column, values: Any, wanted: Column) -> bool:
+    """Whether missing rows match, with pandas' rules for which missing marker counts per dtype."""
+    if not isinstance(values, list | tuple | set | frozenset):
+        return bool(wanted.isna().any())
+    if dtypes.is_masked(column.dtype):
+        return any(v is pd.NA for v in values)  # only NA matches NA; None and NaN do not
+    if isinstance(column, NumericColumn) and column.kind == "f":
+        return any(isinstance(v, float | np.floating) and np.isnan(v) for v in values)  # NaN, not None
+    return any(v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and np.isnan(v)) for v in values)
+
+
+def _values_column(values: Any, xp: Any, text: bool) -> Column:
+    """The wanted values as one column; a mixed list keeps the values of the column's kind (text or not)."""
     from riptide.frame.index import Index
     from riptide.frame.series import Series
 
@@ -57,7 +73,12 @@ def _values_column(values: Any, xp: Any) -> Column:
         return values._as_column()
     if isinstance(values, set | frozenset | dict):
         values = list(values)
-    return as_column(values, xp=xp)
+    try:
+        return as_column(values, xp=xp)
+    except TypeError:
+        # Mixed kinds (pandas' isin([1, "y"])): a row can only equal values of its own kind.
+        same_kind = [v for v in values if isinstance(v, str) == text]
+        return as_column(same_kind, xp=xp)
 
 
 def _isin_numeric(column: NumericColumn, wanted: Column, xp: Any) -> Any:

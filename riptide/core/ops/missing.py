@@ -35,6 +35,8 @@ def where(column: Column, keep: Any, other: Any = None) -> Column:
     xp = column.xp
     if isinstance(other, Column) and other.size != column.size:
         raise ValueError(f"cannot fill {column.size} rows from {other.size} values")
+    if bool(keep.all()):  # one scalar read: nothing replaced keeps the dtype (pandas does not upcast then)
+        return column
     if not isinstance(other, Column) and is_missing_scalar(other):
         if isinstance(column, NumericColumn) and column.kind == "f" and not dtypes.is_masked(column.dtype):
             return NumericColumn(xp.where(keep, column.data, xp.nan).astype(column.data.dtype, copy=False))
@@ -118,6 +120,10 @@ def fillna(column: Column, value: Any) -> Column:
     missing = column.isna()
     if isinstance(value, Column):
         return where(column, ~missing, value)
+    from riptide.core.ops.cast import settable_scalar
+
+    if not bool(missing.any()):  # nothing to fill: pandas returns the column as it is, whatever the value
+        return column
     if isinstance(column, CategoricalColumn) and value not in column.dtype.categories:
         raise TypeError(f"Cannot setitem on a Categorical with a new category ({value}), set the categories first")
-    return where(column, ~missing, value)
+    return where(column, ~missing, settable_scalar(column, value))

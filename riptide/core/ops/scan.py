@@ -15,7 +15,7 @@ from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
 from riptide.core.kernels.scan import running
 
-__all__ = ["cumulative", "shift", "fill_direction", "CUMULATIVE"]
+__all__ = ["cumulative", "shift", "diff", "fill_direction", "CUMULATIVE"]
 
 CUMULATIVE = ("cumsum", "cumprod", "cummin", "cummax")
 _NEUTRAL = {"cumsum": 0, "cumprod": 1}
@@ -32,27 +32,32 @@ def cumulative(column: Column, op: str, skipna: bool = True) -> Column:
             op == "cumsum" and column.dtype.kind == "m"):  # fmt: skip
         raise TypeError(f"{op} is not supported for dtype {column.dtype}")
     missing = column.isna() if column.can_hold_missing() else None
+    if missing is not None and not bool(missing.any()):  # one scalar read: skip the filling passes
+        missing = None
     data = column.data
-    if column.kind == "b":
-        data = data.astype(np.int64) if op in ("cumsum", "cumprod") else data
+    if column.kind == "b" and op in _NEUTRAL:
+        data = data.astype(np.int64)
+    if missing is not None:
+        filler = _NEUTRAL[op] if op in _NEUTRAL else _extreme(data.dtype, largest=(op == "cummin"))
+        data = xp.where(missing, filler, data)
+    values = running(op, data, xp)
+    result_dtype = _scan_dtype(column.dtype, values.dtype, op)
+    values = values.astype(dtypes.storage_dtype(result_dtype), copy=False)
     if missing is None:
-        return NumericColumn(running(op, data, xp), column.dtype if column.kind != "b" or op in (
-            "cummin", "cummax") else np.dtype(np.int64))  # fmt: skip
-    if op in _NEUTRAL:
-        filler = _NEUTRAL[op]
-    else:
-        filler = _extreme(data.dtype, largest=(op == "cummin"))
-    values = running(op, xp.where(missing, filler, data), xp)
+        return NumericColumn(values, result_dtype, None)
     if not skipna:
         # Everything from the first missing row on is missing.
         missing = running("cummax", missing.astype(np.int8), xp).astype(bool)
-    result_dtype = column.dtype
-    if column.kind == "b" and op in _NEUTRAL:
-        result_dtype = dtypes.to_masked(np.dtype(np.int64)) if dtypes.is_masked(column.dtype) else np.dtype(np.int64)
-    values = values.astype(dtypes.storage_dtype(result_dtype), copy=False)
     if dtypes.is_masked(result_dtype):
         return NumericColumn(values, result_dtype, ~missing)
     return NumericColumn(values, result_dtype).set_missing(missing)
+
+
+def _scan_dtype(source: Any, values: np.dtype, op: str) -> Any:
+    """pandas' dtype for a scan: sums and products widen small ints as NumPy does (int8 -> int64)."""
+    if op not in _NEUTRAL or dtypes.is_datetimelike(source):
+        return source
+    return dtypes.to_masked(values) if dtypes.is_masked(source) else values
 
 
 def _extreme(dtype: np.dtype, largest: bool) -> Any:
@@ -94,3 +99,42 @@ def fill_direction(column: Column, forward: bool, limit: int | None = None) -> C
         source = xp.where(too_far & missing, -1, source)
     source = xp.where(missing, source, positions)
     return column.take_or_missing(source) if column.can_hold_missing() else column
+
+
+def diff(column: Column, periods: int = 1) -> Column:
+    """``column - column.shift(periods)`` with pandas' dtypes.
+
+    Integers subtract in their own dtype (wrapping, as pandas does) and then become float
+    (float32 for int8/int16, float64 otherwise, unsigned included); masked dtypes stay masked; datetimes give
+    timedeltas; bool gives "differs from the previous row" (pandas: object, riptide: boolean).
+    """
+    if not isinstance(column, NumericColumn):
+        raise TypeError(f"unsupported operand type(s) for -: '{column.dtype}' and '{column.dtype}'")
+    xp = column.xp
+    n = column.size
+    positions = xp.arange(n, dtype=np.int64) - periods
+    outside = (positions < 0) | (positions >= n)
+    source = xp.clip(positions, 0, max(n - 1, 0))
+    data = column.data
+    previous = data[source] if n else data
+    kind = column.kind
+    if kind == "b":
+        values = data != previous
+        result_dtype: Any = dtypes.to_masked(np.dtype(bool))
+    elif dtypes.is_datetimelike(column.dtype):
+        unit = np.datetime_data(column.dtype)[0]
+        values = data - previous
+        nat = (data == dtypes.NAT) | (previous == dtypes.NAT)
+        return NumericColumn(xp.where(nat | outside, dtypes.NAT, values), np.dtype(f"m8[{unit}]"))
+    else:
+        values = data - previous  # in the column's own dtype: integers wrap exactly as pandas' do
+        result_dtype = column.dtype
+        if kind in "iu" and not dtypes.is_masked(column.dtype):
+            result_dtype = np.dtype(np.float32 if kind == "i" and values.dtype.itemsize <= 2 else np.float64)
+            values = values.astype(result_dtype)
+    if dtypes.is_masked(result_dtype):
+        valid = ~outside
+        if column.mask is not None:
+            valid &= column.mask & (column.mask[source] if n else column.mask)
+        return NumericColumn(values.astype(dtypes.storage_dtype(result_dtype), copy=False), result_dtype, valid)
+    return NumericColumn(values).set_missing(outside)

@@ -1,0 +1,267 @@
+"""datetime64 / timedelta64 operators, on int64 storage (NaT = INT64_MIN), with pandas' rules.
+
+:func:`riptide.core.ops.binary.binary_op` hands an operation here when either side is a
+datetime or timedelta column, or a temporal scalar (``pd.Timestamp``, ``pd.Timedelta``, their
+NumPy and ``datetime`` twins, ``pd.NaT``). pandas' rules, as riptide applies them:
+
+* ``datetime ± timedelta`` is a datetime, ``datetime - datetime`` and ``timedelta ± timedelta`` a
+  timedelta, in the finer of the two units (a scalar brings its own unit: ``pd.Timedelta("1h")`` is
+  in us, ``np.timedelta64(3, "s")`` in s). ``pd.NaT`` is whichever kind makes ``+`` / ``-`` work.
+* ``timedelta * number`` and ``timedelta / number`` (and ``//``, ``%``) are timedeltas, truncated
+  toward zero; division by zero and NaN give NaT. ``timedelta / timedelta`` is float64,
+  ``timedelta // timedelta`` int64 (float64 when a NaT is involved), ``timedelta % timedelta`` a timedelta.
+* Comparing values of different kinds (a datetime with a timedelta, a number, None): ``==`` is all
+  False, ``!=`` all True, ``<`` raises TypeError. Comparisons with NaT are False (``!=`` True).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riptide.core import dtypes
+from riptide.core.column import Column, NumericColumn
+from riptide.core.ops import binary
+from riptide.core.ops.missing import is_missing_scalar
+
+__all__ = ["binary_op", "involves"]
+
+NAT = dtypes.NAT
+_UNIT_ORDER = ("D", "h", "m", "s", "ms", "us", "ns")
+_SUPPORTED_UNITS = ("s", "ms", "us", "ns")  # what pandas stores; a NaT scalar of another unit becomes "s"
+
+
+class _Side:
+    """One operand: ``kind`` is "M" (datetime), "m" (timedelta), "NaT" (``pd.NaT``, either of them),
+    "num" (a number), "bool" or "other"; ``values`` are int64 in ``unit`` for M / m (NaT rows hold NAT);
+    ``missing`` marks rows that are NaT / NA (``True`` for a missing scalar), None when there are none."""
+
+    __slots__ = ("kind", "masked", "missing", "source", "unit", "values")
+
+    def __init__(self, kind: str, values: Any, unit: str | None, missing: Any, source: Any, masked: bool = False):
+        self.kind, self.values, self.unit, self.missing, self.source = kind, values, unit, missing, source
+        self.masked = masked
+
+
+def involves(left: Any, right: Any) -> bool:
+    """True when ``left <op> right`` is a temporal operation (either side datetime / timedelta)."""
+    return _is_temporal_column(left) or _is_temporal_column(right) or _is_temporal_scalar(right)
+
+
+def _is_temporal_column(value: Any) -> bool:
+    return isinstance(value, NumericColumn) and dtypes.is_datetimelike(value.dtype)
+
+
+def _is_temporal_scalar(value: Any) -> bool:
+    return value is pd.NaT or isinstance(value, np.datetime64 | np.timedelta64 | _dt.datetime | _dt.timedelta)
+
+
+def _side(value: Any, xp: Any) -> _Side:
+    if isinstance(value, NumericColumn):
+        if dtypes.is_datetimelike(value.dtype):
+            kind, unit = value.dtype.kind, np.datetime_data(value.dtype)[0]
+            return _Side(kind, value.data, unit, value.data == NAT, value)
+        masked = dtypes.is_masked(value.dtype)
+        missing = (None if value.mask is None else ~value.mask) if masked else (
+            xp.isnan(value.data) if value.kind == "f" else None)  # fmt: skip
+        return _Side("bool" if value.kind == "b" else "num", value.data, None, missing, value, masked)
+    if isinstance(value, Column):
+        return _Side("other", None, None, None, value)
+    if value is pd.NaT:
+        return _Side("NaT", NAT, None, True, value)
+    if isinstance(value, np.datetime64 | np.timedelta64) and np.isnat(value):
+        unit = np.datetime_data(value.dtype)[0]
+        return _Side(value.dtype.kind, NAT, unit if unit in _SUPPORTED_UNITS else "s", True, value)
+    if isinstance(value, np.datetime64 | _dt.datetime):
+        stamp = pd.Timestamp(value)
+        if stamp.tz is not None:
+            raise TypeError("time-zone-aware timestamps arrive with issue 4")
+        return _Side("M", int(stamp.asm8.view(np.int64)), stamp.unit, None, value)
+    if isinstance(value, np.timedelta64 | _dt.timedelta):
+        delta = pd.Timedelta(value)
+        return _Side("m", int(delta.asm8.view(np.int64)), delta.unit, None, value)
+    if isinstance(value, bool | np.bool_):
+        return _Side("bool", value, None, None, value)
+    if isinstance(value, int | float | np.number):
+        return _Side("num", value, None, None, value)
+    return _Side("other", value, None, True if is_missing_scalar(value) else None, value)
+
+
+def binary_op(left: NumericColumn, right: Any, op: str, reflected: bool) -> Column:
+    """``left <op> right`` (``right <op> left`` when ``reflected``) where one side is temporal."""
+    xp = left.xp
+    a, b = _side(left, xp), _side(right, xp)
+    if reflected:
+        a, b = b, a
+    if op in binary.COMPARISON:
+        return _compare(a, b, op, xp, left.size)
+    if op in binary.LOGICAL or op == "pow":
+        raise binary.unsupported(left, right, op, reflected)
+    with binary.quiet(xp):
+        return _arithmetic(a, b, op, xp, left.size, left, right, reflected)
+
+
+# --- comparisons ------------------------------------------------------------------------------
+def _compare(a: _Side, b: _Side, op: str, xp: Any, size: int) -> Column:
+    kinds = {a.kind, b.kind}
+    if "NaT" in kinds and kinds <= {"NaT", "M", "m"}:  # pd.NaT compares False with every datetime / timedelta
+        return NumericColumn(xp.full(size, op == "ne"))
+    if a.kind == b.kind and a.kind in ("M", "m"):
+        unit = _finer(a.unit, b.unit)
+        values = getattr(xp, binary.UFUNC_NAMES[op])(_in_unit(a, unit, xp), _in_unit(b, unit, xp))
+        missing = _either(a.missing, b.missing)
+        if missing is not None:
+            values = xp.where(missing, op == "ne", values)
+        return NumericColumn(_full(values, size, xp, bool))
+    # Different kinds never compare equal. A masked number on the left (pandas' dispatching side) keeps its
+    # missing rows, and the other side's NaT rows, as a boolean result.
+    missing = None
+    if a.masked:
+        missing = _either(a.missing, b.missing if b.kind in ("M", "m") else None)
+        missing = xp.zeros(size, dtype=bool) if missing is None else _full(missing, size, xp, bool)
+    return binary.invalid_comparison(a.source, b.source, op, xp, size, missing)
+
+
+# --- arithmetic -------------------------------------------------------------------------------
+def _arithmetic(a: _Side, b: _Side, op: str, xp: Any, size: int, left: Any, right: Any, reflected: bool) -> Column:
+    a, b = _resolve_nat(a, b, op, left, right, reflected)
+    ka, kb = a.kind, b.kind
+    if "bool" in (ka, kb) and "m" in (ka, kb):
+        raise TypeError(f"Cannot {'multiply' if op == 'mul' else 'divide'} 'timedelta64' by bool, explicitly cast "
+                        "to integers instead")  # fmt: skip
+    if op in ("add", "sub") and "num" in (ka, kb) and ({ka, kb} & {"M", "m"}):
+        name = "DatetimeArray" if "M" in (ka, kb) else "TimedeltaArray"
+        raise TypeError(f"Addition/subtraction of integers and integer-arrays with {name} is no longer "
+                        "supported. Instead of adding/subtracting `n`, use `n * obj.freq`")  # fmt: skip
+    if ka in ("M", "m") and kb in ("M", "m"):
+        return _temporal_pair(a, b, op, xp, size, left, right, reflected)
+    if ka == "m" and kb == "num" and op in ("mul", "truediv", "floordiv", "mod"):
+        return _timedelta_by_number(a, b, op, xp, size)
+    if ka == "num" and kb == "m" and op == "mul":
+        return _timedelta_by_number(b, a, op, xp, size)
+    if kb == "m" and ka == "num" and op in ("truediv", "floordiv", "mod"):
+        raise TypeError(f"Cannot divide {binary.describe(a.source)} by TimedeltaArray")
+    raise binary.unsupported(left, right, op, reflected)
+
+
+def _resolve_nat(a: _Side, b: _Side, op: str, left: Any, right: Any, reflected: bool) -> tuple[_Side, _Side]:
+    """``pd.NaT`` takes the kind that makes the operation valid: a timedelta next to a timedelta or in
+    ``datetime + NaT``, a datetime in ``datetime - NaT``. It only adds and subtracts."""
+    if "NaT" not in (a.kind, b.kind):
+        return a, b
+    nat, other = (a, b) if a.kind == "NaT" else (b, a)
+    if op not in ("add", "sub") or other.kind not in ("M", "m"):
+        raise binary.unsupported(left, right, op, reflected)
+    kind = "M" if (other.kind == "M" and op == "sub") else "m"
+    resolved = _Side(kind, NAT, other.unit, True, nat.source)
+    return (resolved, b) if a is nat else (a, resolved)
+
+
+def _temporal_pair(a: _Side, b: _Side, op: str, xp: Any, size: int, left: Any, right: Any, reflected: bool) -> Column:
+    ka, kb = a.kind, b.kind
+    unit = _finer(a.unit, b.unit)
+    av, bv = _in_unit(a, unit, xp), _in_unit(b, unit, xp)
+    missing = _either(a.missing, b.missing)
+    if op == "add" and {ka, kb} == {"M", "m"}:
+        return _temporal_result(av + bv, "M", unit, missing, xp, size)
+    if op == "add" and ka == kb == "m":
+        return _temporal_result(av + bv, "m", unit, missing, xp, size)
+    if op == "sub" and kb == "m":
+        return _temporal_result(av - bv, ka, unit, missing, xp, size)
+    if op == "sub" and ka == kb == "M":
+        return _temporal_result(av - bv, "m", unit, missing, xp, size)
+    if ka != "m" or kb != "m":
+        if op == "sub" and ka == "m":
+            raise TypeError("cannot subtract a datelike from a TimedeltaArray")
+        if op == "add":
+            raise TypeError("cannot add DatetimeArray and DatetimeArray")
+        raise binary.unsupported(left, right, op, reflected)
+    if op not in ("truediv", "floordiv", "mod"):
+        raise binary.unsupported(left, right, op, reflected)
+    # timedelta with timedelta: / // %
+    if op == "truediv":
+        values = _full(xp.asarray(av).astype(np.float64) / xp.asarray(bv).astype(np.float64), size, xp, np.float64)
+        return NumericColumn(values if missing is None else xp.where(missing, xp.nan, values))
+    quotient = _full(xp.floor_divide(av, bv), size, xp, np.int64)  # x // 0 is 0, as NumPy's timedelta64 gives
+    if op == "mod":
+        return _temporal_result(av - quotient * bv, "m", unit, missing, xp, size)
+    if missing is True or (missing is not None and bool(xp.any(missing))):  # one scalar read: NaT makes it float
+        return NumericColumn(xp.where(missing, xp.nan, quotient.astype(np.float64)))
+    return NumericColumn(quotient)
+
+
+def _timedelta_by_number(td: _Side, number: _Side, op: str, xp: Any, size: int) -> Column:
+    """``timedelta * number`` / ``// number`` / ``/ number`` / ``% number``, truncated toward zero like NumPy's
+    timedelta64 loops; a zero divisor, NaN or a missing number gives NaT."""
+    t, n = td.values, number.values
+    missing = _either(td.missing, number.missing)
+    if op == "mod":  # pandas: td - (td // n) * n
+        quotient = _scaled(t, n, "floordiv", xp)
+        bad = _either(missing, quotient[1])
+        values = xp.asarray(t) - _scaled(quotient[0], n, "mul", xp)[0]
+    else:
+        values, bad = _scaled(t, n, op, xp)
+        bad = _either(missing, bad)
+    return _temporal_result(values, "m", td.unit, bad, xp, size)
+
+
+def _scaled(t: Any, n: Any, op: str, xp: Any) -> tuple[Any, Any]:
+    """(int64 values, rows that are not representable) of ``t * n`` or ``t / n`` (truncated)."""
+    if binary.kind_of(n) in "iu":
+        n = xp.asarray(n).astype(np.int64)
+        if op == "mul":
+            return xp.asarray(t) * n, None
+        zero = n == 0
+        safe = xp.where(zero, 1, n)
+        quotient = xp.floor_divide(t, safe)
+        # floor -> truncation: step back toward zero where the division was inexact and the signs differ
+        inexact = (quotient * safe != t) & ((xp.asarray(t) < 0) != (safe < 0))
+        return quotient + inexact, zero
+    product = xp.asarray(t).astype(np.float64) * n if op == "mul" else xp.asarray(t).astype(np.float64) / n
+    bad = ~xp.isfinite(product)
+    return xp.where(bad, 0, xp.trunc(product)).astype(np.int64), bad
+
+
+def _temporal_result(values: Any, kind: str, unit: str, missing: Any, xp: Any, size: int) -> NumericColumn:
+    values = _full(values, size, xp, np.int64)
+    if missing is not None:
+        values = xp.where(missing, NAT, values)
+    return NumericColumn(values.astype(np.int64, copy=False), np.dtype(f"{kind}8[{unit}]"))
+
+
+# --- helpers ----------------------------------------------------------------------------------
+def _either(a: Any, b: Any) -> Any:
+    if a is None or b is True:
+        return b
+    if b is None or a is True:
+        return a
+    return a | b
+
+
+def _full(values: Any, size: int, xp: Any, dtype: Any) -> Any:
+    """``values`` as a column-length array (a scalar result broadcasts)."""
+    if hasattr(values, "shape") and values.shape == (size,):
+        return values
+    return xp.full(size, values, dtype=dtype)
+
+
+def _finer(a: str | None, b: str | None) -> str:
+    if a is None:
+        return b  # type: ignore[return-value]
+    if b is None:
+        return a
+    return a if _UNIT_ORDER.index(a) >= _UNIT_ORDER.index(b) else b
+
+
+def _in_unit(side: _Side, unit: str, xp: Any) -> Any:
+    """The side's int64 values in ``unit`` (NaT stays NaT)."""
+    if side.unit == unit or side.unit is None:
+        return side.values
+    factor = int(np.timedelta64(1, side.unit).astype(f"m8[{unit}]").view(np.int64))
+    if not hasattr(side.values, "shape"):
+        return side.values if side.values == NAT else side.values * factor
+    scaled = side.values * factor
+    return scaled if side.missing is None else xp.where(side.missing, NAT, scaled)
