@@ -45,7 +45,11 @@ class DataFrame:
     """
 
     __slots__ = ("_data", "_index", "__weakref__")
-    __array_ufunc__ = None  # NumPy defers to the reflected operator: np.float64(2) * df is df.__rmul__
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """``np.log(df)`` runs column by column on the device; ``np.float64(2) * df`` is the reflected operator."""
+        from riptide.frame.ufuncs import apply_ufunc
+
+        return apply_ufunc(self, ufunc, method, inputs, kwargs)
 
     def __init__(self, data: Any = None, index: Any = None, columns: Any = None, dtype: Any = None,
                  copy: bool | None = None):  # fmt: skip
@@ -597,12 +601,12 @@ class DataFrame:
             if set(left._data) != set(right._data):
                 labels = sorted(labels, key=lambda k: (str(type(k)), k))
             columns = {}
+            absent = Series._from_column(full(len(left), np.nan, xp=left._xp()), left._index)
             for label in labels:
-                if label in left._data and label in right._data:
-                    a = left._column_series(label)
-                    columns[label] = a._binary(right._column_series(label), op, reflected)._column
-                else:
-                    columns[label] = full(len(left), np.nan, xp=left._xp())
+                # A column on one side only meets NaN, as pandas aligns it (so 1.0 ** NaN is still 1.0).
+                a = left._column_series(label) if label in left._data else absent
+                b = right._column_series(label) if label in right._data else absent
+                columns[label] = a._binary(b, op, reflected)._column
             return DataFrame._from_columns(columns, left._index)
         if isinstance(other, Series):
             # pandas matches a Series against the columns (axis="columns")

@@ -331,9 +331,11 @@ class Series:
             self._loc_set(key, value)
 
     # --- operators -----------------------------------------------------------------------
-    # NumPy must defer to the reflected operator (np.float64(2) * s is s.__rmul__(2.0)), not turn the
-    # Series into an ndarray through __array__ and compute there.
-    __array_ufunc__ = None
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """``np.log(s)`` runs on the device; ``np.float64(2) * s`` is the reflected operator (see frame/ufuncs.py)."""
+        from riptide.frame.ufuncs import apply_ufunc
+
+        return apply_ufunc(self, ufunc, method, inputs, kwargs)
 
     def _binary(self, other: Any, op: str, reflected: bool = False, flex: bool = False) -> Any:
         """``self <op> other``. ``flex`` is a method call (``s.eq(t)``): it aligns instead of raising."""

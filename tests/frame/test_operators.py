@@ -143,12 +143,6 @@ def test_series_series_same_index(op_name, left_dtype, right_dtype, data):
 
 # --------------------------------------------------------------------------- alignment
 
-BUGS.update({
-    "PW1": "riptide bug: DataFrame <op> DataFrame fills a column present on one side only with NaN directly; pandas "
-           "computes on the aligned NaN, so 1.0 ** NaN is 1.0 (the fix belongs in DataFrame._binary)",
-})
-
-
 @given(st.sampled_from(list(ARITHMETIC)), st.sampled_from(["float64", "Float64", "float32"]),
        st.sampled_from(["float64", "Float64"]), st.data())  # fmt: skip
 def test_series_series_alignment(op_name, left_dtype, right_dtype, data):
@@ -542,12 +536,12 @@ def test_frame_division_by_zero_is_decided_per_block(op):
 
 
 @pytest.mark.parametrize("op_name", list(ARITHMETIC))
-def test_frame_frame_different_columns_and_index(op_name, request):
-    if op_name == "pow":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=BUGS["PW1"]))
+def test_frame_frame_different_columns_and_index(op_name):
+    """A column on one side only meets NaN: 1.0 ** NaN is 1.0."""
     a = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": [4, 5, 6]}, index=["a", "b", "c"])
     b = pd.DataFrame({"y": [1, 2], "z": [0.5, 1.5]}, index=["c", "a"])
     check_op(ARITHMETIC[op_name], rt_of(a), rt_of(b), a, b)
+    check_op(ARITHMETIC[op_name], rt_of(b), rt_of(a), b, a)
 
 
 def test_frame_series_matches_columns():
@@ -750,3 +744,29 @@ def test_flex_methods_with_fill_value(op_name):
     expected = getattr(a, op_name)(b, fill_value=0.0)
     assert_series_equal(getattr(rt_of(a), op_name)(rt_of(b), fill_value=0.0), expected)
     assert_series_equal(getattr(rt_of(a), op_name)(rt_of(b)), getattr(a, op_name)(b))
+
+
+# --------------------------------------------------------------------------- NumPy ufuncs
+
+
+@pytest.mark.parametrize("ufunc", [np.log, np.sqrt, np.exp, np.abs, np.negative, np.floor, np.isnan])
+@pytest.mark.parametrize("values", [[1.0, 4.0, np.nan, 0.5], [1, 2, 3]])
+def test_numpy_unary_ufunc_matches_pandas(ufunc, values):
+    p = pd.Series(values)
+    with np.errstate(all="ignore"):
+        expected = ufunc(p)
+    assert_series_equal(ufunc(rt.from_pandas(p)), expected)
+
+
+@pytest.mark.parametrize("ufunc", [np.maximum, np.minimum, np.add, np.power])
+def test_numpy_binary_ufunc_with_scalar_matches_pandas(ufunc):
+    p = pd.Series([1.0, 4.0, np.nan, 0.5])
+    assert_series_equal(ufunc(rt.from_pandas(p), 2.0), ufunc(p, 2.0))
+    assert_series_equal(ufunc(3.0, rt.from_pandas(p)), ufunc(3.0, p))
+
+
+def test_numpy_ufunc_on_frame_and_reduce_declined():
+    p = pd.DataFrame({"a": [1.0, 4.0], "b": [2.0, 8.0]})
+    assert_frame_equal(np.sqrt(rt.from_pandas(p)), np.sqrt(p))
+    with pytest.raises(TypeError):
+        np.add.reduce(rt.from_pandas(p["a"]))
