@@ -30,6 +30,8 @@ def apply_ufunc(obj: Any, ufunc: np.ufunc, method: str, inputs: tuple[Any, ...],
     """``ufunc(*inputs)`` where ``obj`` (a Series or DataFrame) is one of the inputs."""
     if method != "__call__" or kwargs:
         return NotImplemented
+    # NumPy may hand a scalar operand over as a 0-d array: take the scalar back out (keeps datetime units).
+    inputs = tuple(x[()] if isinstance(x, np.ndarray) and x.ndim == 0 else x for x in inputs)
     if len(inputs) == 2 and ufunc in _OPERATORS:
         left, right = inputs
         if left is obj:
