@@ -198,7 +198,8 @@ def _info(obj) -> str:
 
 def _pandas_info(obj) -> str:
     """pandas' info text as riptide writes it: riptide's class, then a line saying where the data lives."""
-    return _info(obj).replace("<class 'pandas.", "<class 'riptide.") + "data on: host\n"
+    where = "device" if rt._device.is_gpu() else "host"
+    return _info(obj).replace("<class 'pandas.", "<class 'riptide.") + f"data on: {where}\n"
 
 
 _INFO_FRAMES = {

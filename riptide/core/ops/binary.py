@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from riptide.core import dtypes
+from riptide.core.kernels import numpy_compat
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
 from riptide.core.kernels import strings as string_kernels
 from riptide.core.ops import fusion, temporal
@@ -175,7 +176,7 @@ def _arithmetic_values(op: str, a: Any, b: Any, xp: Any, b_missing: Any = None) 
     if op == "pow":
         _check_integer_power(a, b, xp, b_missing)
     with quiet(xp):
-        values = getattr(xp, UFUNC_NAMES[op])(a, b)
+        values = numpy_compat.ufunc(UFUNC_NAMES[op], xp)(a, b)
     return values
 
 
@@ -191,7 +192,7 @@ def _check_python_int(array: Any, scalar: Any) -> None:
 
 def _check_integer_power(a: Any, b: Any, xp: Any, b_missing: Any) -> None:
     """An integer result cannot hold ``x ** -n``: NumPy raises ValueError (CuPy would return garbage)."""
-    if kind_of(a) not in "iu" or kind_of(b) not in "iu":
+    if kind_of(a) not in "biu" or kind_of(b) not in "biu":
         return
     if np.result_type(*(x.dtype if _is_array(x) else x for x in (a, b))).kind not in "iu":
         return  # uint64 ** int64 is float64: negative exponents are fine
@@ -242,11 +243,11 @@ def _division_by_zero(op: str, a: Any, b: Any, values: Any, xp: Any, a_missing: 
     result = values.astype(np.float64)
     zero = _is_zero(b, xp)
     if op == "mod":
-        return xp.where(zero, xp.nan, result)
+        return numpy_compat.where(xp, zero, xp.nan, result)
     numerator = xp.asarray(a).astype(np.float64)
-    positive = xp.inf if kind_of(b) != "f" else xp.where(xp.signbit(xp.asarray(b)), -xp.inf, xp.inf)
-    special = xp.where(numerator > 0, positive, xp.where(numerator < 0, -positive, xp.nan))
-    return xp.where(zero & ~xp.isnan(numerator), special, result)
+    positive = xp.inf if kind_of(b) != "f" else numpy_compat.where(xp, xp.signbit(xp.asarray(b)), -xp.inf, xp.inf)
+    special = numpy_compat.where(xp, numerator > 0, positive, numpy_compat.where(xp, numerator < 0, -positive, xp.nan))
+    return numpy_compat.where(xp, zero & ~xp.isnan(numerator), special, result)
 
 
 def _is_zero(value: Any, xp: Any) -> Any:
@@ -260,7 +261,7 @@ def _plain(left: NumericColumn, right: Any, op: str, reflected: bool) -> Column:
         if is_missing_scalar(right):  # pandas: comparing with a missing scalar is False (!= True)
             return NumericColumn(xp.full(left.size, op == "ne"))
         with quiet(xp):
-            return NumericColumn(getattr(xp, UFUNC_NAMES[op])(left.data, _values(right)))
+            return NumericColumn(numpy_compat.ufunc(UFUNC_NAMES[op], xp)(left.data, _values(right)))
     if right is pd.NA:
         if op == "floordiv" or (op == "mod" and reflected and left.kind in "iu"):
             raise TypeError("boolean value of NA is ambiguous")  # pandas' zero-division check meets NA
@@ -299,7 +300,7 @@ def _masked(left: NumericColumn, right: Any, op: str, reflected: bool) -> Column
     if op in COMPARISON:
         a, b = (me.data, _values(other)) if self_is_first else (_values(other), me.data)
         with quiet(xp):
-            values = getattr(xp, UFUNC_NAMES[op])(a, b)
+            values = numpy_compat.ufunc(UFUNC_NAMES[op], xp)(a, b)
         return _masked_result(values, missing, xp)
 
     a_col, b_col = (me, other) if self_is_first else (other, me)
@@ -397,7 +398,7 @@ def _logical_values(x: Any, y: Any, op: str, xp: Any, left: Any, right: Any, ref
                             f"[{type(y).__name__}]")  # fmt: skip
         raise unsupported(left, right, op, reflected)
     _check_python_int(x, y)
-    values = getattr(xp, UFUNC_NAMES[op])(x, y)
+    values = numpy_compat.ufunc(UFUNC_NAMES[op], xp)(x, y)
     if not hasattr(values, "shape") or values.shape == ():
         values = xp.full(x.shape[0], values)
     if not (x.dtype.kind in "iu" and y_is_int):
@@ -410,7 +411,7 @@ def _kleene(me: NumericColumn, other: Any, op: str, xp: Any) -> Column:
     ``True | NA`` is True, anything else with NA is NA. The other side is read as bool."""
     x, x_missing = me.data, _missing_of(me, xp)
     y, y_missing = _as_kleene_operand(other, xp)
-    values = getattr(xp, UFUNC_NAMES[op])(x, y)
+    values = numpy_compat.ufunc(UFUNC_NAMES[op], xp)(x, y)
     if not hasattr(values, "shape") or values.shape == ():
         values = xp.full(me.size, values)
     missing = _either(x_missing, y_missing)
@@ -471,12 +472,12 @@ def _string(left: Any, right: Any, op: str, reflected: bool) -> Column:
     if op not in COMPARISON:
         raise unsupported(left, right, op, reflected)
     order = string_kernels.compare(left, right, xp)  # -1, 0, 1 per row
-    values = getattr(xp, UFUNC_NAMES[op])(order, 0)
+    values = numpy_compat.ufunc(UFUNC_NAMES[op], xp)(order, 0)
     missing = left.isna() if left.mask is not None else None
     if isinstance(right, StringColumn) and right.mask is not None:
         missing = right.isna() if missing is None else missing | right.isna()
     if missing is not None:
-        values = xp.where(missing, op == "ne", values)
+        values = numpy_compat.where(xp, missing, op == "ne", values)
     return NumericColumn(values)
 
 
@@ -507,8 +508,8 @@ def _ordered_categorical(left: CategoricalColumn, right: Any, op: str) -> Column
         if right not in categories:
             raise TypeError(f"Invalid comparison between dtype=category and {type(right).__name__}")
         right_codes = int(categories.get_loc(right))
-    values = getattr(xp, UFUNC_NAMES[op])(left.codes, right_codes)
+    values = numpy_compat.ufunc(UFUNC_NAMES[op], xp)(left.codes, right_codes)
     missing = left.codes < 0
     if isinstance(right, CategoricalColumn):
         missing = missing | (right.codes < 0)
-    return NumericColumn(xp.where(missing, False, values))
+    return NumericColumn(numpy_compat.where(xp, missing, False, values))

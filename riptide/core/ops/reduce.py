@@ -261,14 +261,14 @@ def argreduce(column: Column, op: str, *, skipna: bool = True) -> np.int64:
         raise ValueError(f"attempt to get {op} of an empty sequence")
     keys, missing = _order_keys(column)
     if missing is None:
-        return np.int64((xp.argmin if op == "argmin" else xp.argmax)(keys))
+        return np.int64(int((xp.argmin if op == "argmin" else xp.argmax)(keys)))
     n_missing = int(missing.sum())
     if n_missing == column.size:
         raise ValueError("Encountered all NA values")
     if n_missing and not skipna:
         raise ValueError("Encountered an NA value with skipna=False")
     if not n_missing:
-        return np.int64((xp.argmin if op == "argmin" else xp.argmax)(keys))
+        return np.int64(int((xp.argmin if op == "argmin" else xp.argmax)(keys)))
     if keys.dtype.kind == "f":
         fill = np.inf if op == "argmin" else -np.inf
     else:
@@ -277,7 +277,7 @@ def argreduce(column: Column, op: str, *, skipna: bool = True) -> np.int64:
     filled = xp.where(missing, fill, keys)
     # A fill equal to a real extreme would tie with it: take the first valid row holding the extreme.
     target = (xp.min if op == "argmin" else xp.max)(filled)
-    return np.int64(xp.argmax((filled == target) & ~missing))
+    return np.int64(int(xp.argmax((filled == target) & ~missing)))
 
 
 def _order_keys(column: Column) -> tuple[Any, Any]:

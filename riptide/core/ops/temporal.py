@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from riptide.core import dtypes
+from riptide.core.kernels import numpy_compat
 from riptide.core.column import Column, NumericColumn
 from riptide.core.ops import binary
 from riptide.core.ops.missing import is_missing_scalar
@@ -114,7 +115,7 @@ def _compare(a: _Side, b: _Side, op: str, xp: Any, size: int) -> Column:
         values = getattr(xp, binary.UFUNC_NAMES[op])(_in_unit(a, unit, xp), _in_unit(b, unit, xp))
         missing = _either(a.missing, b.missing)
         if missing is not None:
-            values = xp.where(missing, op == "ne", values)
+            values = numpy_compat.where(xp, missing, op == "ne", values)
         return NumericColumn(_full(values, size, xp, bool))
     # Different kinds never compare equal. A masked number on the left (pandas' dispatching side) keeps its
     # missing rows, and the other side's NaT rows, as a boolean result.
@@ -184,12 +185,12 @@ def _temporal_pair(a: _Side, b: _Side, op: str, xp: Any, size: int, left: Any, r
     # timedelta with timedelta: / // %
     if op == "truediv":
         values = _full(xp.asarray(av).astype(np.float64) / xp.asarray(bv).astype(np.float64), size, xp, np.float64)
-        return NumericColumn(values if missing is None else xp.where(missing, xp.nan, values))
+        return NumericColumn(values if missing is None else numpy_compat.where(xp, missing, xp.nan, values))
     quotient = _full(xp.floor_divide(av, bv), size, xp, np.int64)  # x // 0 is 0, as NumPy's timedelta64 gives
     if op == "mod":
         return _temporal_result(av - quotient * bv, "m", unit, missing, xp, size)
     if missing is True or (missing is not None and bool(xp.any(missing))):  # one scalar read: NaT makes it float
-        return NumericColumn(xp.where(missing, xp.nan, quotient.astype(np.float64)))
+        return NumericColumn(numpy_compat.where(xp, missing, xp.nan, quotient.astype(np.float64)))
     return NumericColumn(quotient)
 
 
@@ -215,20 +216,20 @@ def _scaled(t: Any, n: Any, op: str, xp: Any) -> tuple[Any, Any]:
         if op == "mul":
             return xp.asarray(t) * n, None
         zero = n == 0
-        safe = xp.where(zero, 1, n)
+        safe = numpy_compat.where(xp, zero, 1, n)
         quotient = xp.floor_divide(t, safe)
         # floor -> truncation: step back toward zero where the division was inexact and the signs differ
         inexact = (quotient * safe != t) & ((xp.asarray(t) < 0) != (safe < 0))
         return quotient + inexact, zero
     product = xp.asarray(t).astype(np.float64) * n if op == "mul" else xp.asarray(t).astype(np.float64) / n
     bad = ~xp.isfinite(product)
-    return xp.where(bad, 0, xp.trunc(product)).astype(np.int64), bad
+    return numpy_compat.where(xp, bad, 0, xp.trunc(product)).astype(np.int64), bad
 
 
 def _temporal_result(values: Any, kind: str, unit: str, missing: Any, xp: Any, size: int) -> NumericColumn:
     values = _full(values, size, xp, np.int64)
     if missing is not None:
-        values = xp.where(missing, NAT, values)
+        values = numpy_compat.where(xp, missing, NAT, values)
     return NumericColumn(values.astype(np.int64, copy=False), np.dtype(f"{kind}8[{unit}]"))
 
 
@@ -264,4 +265,4 @@ def _in_unit(side: _Side, unit: str, xp: Any) -> Any:
     if not hasattr(side.values, "shape"):
         return side.values if side.values == NAT else side.values * factor
     scaled = side.values * factor
-    return scaled if side.missing is None else xp.where(side.missing, NAT, scaled)
+    return scaled if side.missing is None else numpy_compat.where(xp, side.missing, NAT, scaled)
