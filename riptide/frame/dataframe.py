@@ -20,9 +20,10 @@ import pandas as pd
 from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn, as_column, full, is_scalar
-from riptide.core.ops import cast, missing, scan
+from riptide.core.ops import cast, scan
 from riptide.frame import indexing
 from riptide.frame.index import Index, as_index, default_index
+from riptide.frame.operators import OperatorMethods
 from riptide.frame.series import Series, _drop_positions, reindex_column
 
 __all__ = ["DataFrame"]
@@ -30,7 +31,7 @@ __all__ = ["DataFrame"]
 _NO_DEFAULT = object()
 
 
-class DataFrame:
+class DataFrame(OperatorMethods):
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 
     Parameters
@@ -154,7 +155,6 @@ class DataFrame:
         raise ValueError("The truth value of a DataFrame is ambiguous. Use a.empty, a.bool(), a.item(), a.any() or "
                          "a.all().")  # fmt: skip
 
-    __hash__ = None  # type: ignore[assignment]
 
     def _column_series(self, label: Hashable) -> Series:
         return Series._from_column(self._data[label], self._index, label)
@@ -625,32 +625,6 @@ class DataFrame:
     def _map_labels(self, fn: Callable[[Hashable, Series], Series]) -> DataFrame:
         return self._with_columns({label: fn(label, self._column_series(label))._column for label in self._data})
 
-    def __add__(self, other): return self._binary(other, "add")
-    def __radd__(self, other): return self._binary(other, "add", reflected=True)
-    def __sub__(self, other): return self._binary(other, "sub")
-    def __rsub__(self, other): return self._binary(other, "sub", reflected=True)
-    def __mul__(self, other): return self._binary(other, "mul")
-    def __rmul__(self, other): return self._binary(other, "mul", reflected=True)
-    def __truediv__(self, other): return self._binary(other, "truediv")
-    def __rtruediv__(self, other): return self._binary(other, "truediv", reflected=True)
-    def __floordiv__(self, other): return self._binary(other, "floordiv")
-    def __rfloordiv__(self, other): return self._binary(other, "floordiv", reflected=True)
-    def __mod__(self, other): return self._binary(other, "mod")
-    def __rmod__(self, other): return self._binary(other, "mod", reflected=True)
-    def __pow__(self, other): return self._binary(other, "pow")
-    def __rpow__(self, other): return self._binary(other, "pow", reflected=True)
-    def __eq__(self, other): return self._binary(other, "eq")  # type: ignore[override]
-    def __ne__(self, other): return self._binary(other, "ne")  # type: ignore[override]
-    def __lt__(self, other): return self._binary(other, "lt")
-    def __le__(self, other): return self._binary(other, "le")
-    def __gt__(self, other): return self._binary(other, "gt")
-    def __ge__(self, other): return self._binary(other, "ge")
-    def __and__(self, other): return self._binary(other, "and")
-    def __rand__(self, other): return self._binary(other, "and", reflected=True)
-    def __or__(self, other): return self._binary(other, "or")
-    def __ror__(self, other): return self._binary(other, "or", reflected=True)
-    def __xor__(self, other): return self._binary(other, "xor")
-    def __rxor__(self, other): return self._binary(other, "xor", reflected=True)
 
     def add(self, other): return self._binary(other, "add")
     def sub(self, other): return self._binary(other, "sub")

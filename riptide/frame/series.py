@@ -19,13 +19,14 @@ from riptide.core.column import Column, NumericColumn, as_column, full, is_scala
 from riptide.core.ops import binary, cast, missing, reduce, scan
 from riptide.frame import indexing
 from riptide.frame.index import Index, as_index, default_index
+from riptide.frame.operators import OperatorMethods
 
 __all__ = ["Series"]
 
 _NO_DEFAULT = object()
 
 
-class Series:
+class Series(OperatorMethods):
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 
     Parameters
@@ -373,34 +374,7 @@ class Series:
             return column
         return NumericColumn(column.values_or(dtypes.is_masked(other_dtype)))
 
-    def __add__(self, other): return self._binary(other, "add")
-    def __radd__(self, other): return self._binary(other, "add", reflected=True)
-    def __sub__(self, other): return self._binary(other, "sub")
-    def __rsub__(self, other): return self._binary(other, "sub", reflected=True)
-    def __mul__(self, other): return self._binary(other, "mul")
-    def __rmul__(self, other): return self._binary(other, "mul", reflected=True)
-    def __truediv__(self, other): return self._binary(other, "truediv")
-    def __rtruediv__(self, other): return self._binary(other, "truediv", reflected=True)
-    def __floordiv__(self, other): return self._binary(other, "floordiv")
-    def __rfloordiv__(self, other): return self._binary(other, "floordiv", reflected=True)
-    def __mod__(self, other): return self._binary(other, "mod")
-    def __rmod__(self, other): return self._binary(other, "mod", reflected=True)
-    def __pow__(self, other): return self._binary(other, "pow")
-    def __rpow__(self, other): return self._binary(other, "pow", reflected=True)
-    def __eq__(self, other): return self._binary(other, "eq")  # type: ignore[override]
-    def __ne__(self, other): return self._binary(other, "ne")  # type: ignore[override]
-    def __lt__(self, other): return self._binary(other, "lt")
-    def __le__(self, other): return self._binary(other, "le")
-    def __gt__(self, other): return self._binary(other, "gt")
-    def __ge__(self, other): return self._binary(other, "ge")
-    def __and__(self, other): return self._binary(other, "and")
-    def __rand__(self, other): return self._binary(other, "and", reflected=True)
-    def __or__(self, other): return self._binary(other, "or")
-    def __ror__(self, other): return self._binary(other, "or", reflected=True)
-    def __xor__(self, other): return self._binary(other, "xor")
-    def __rxor__(self, other): return self._binary(other, "xor", reflected=True)
 
-    __hash__ = None  # type: ignore[assignment]  # mutable and == is elementwise, as in pandas
 
     def add(self, other, fill_value=None): return self._flex(other, "add", fill_value)
     def sub(self, other, fill_value=None): return self._flex(other, "sub", fill_value)
