@@ -107,7 +107,11 @@ def _compute(data: Any, missing: Any, op: str, n_valid: int, ddof: int, xp: Any)
     if op in ("mean", "median"):
         return (xp.mean if op == "mean" else xp.median)(values)
     if op in ("var", "std"):
-        return (xp.var if op == "var" else xp.std)(values, ddof=ddof)
+        # Written out rather than xp.var: NumPy divides by max(n - ddof, 0), giving inf (pandas' masked answer
+        # at ddof == n), where CuPy's var gives NaN.
+        squares = ((values - values.mean()) ** 2).sum()
+        variance = squares / max(n_valid - ddof, 0)
+        return variance if op == "var" else xp.sqrt(variance)
     # sem; a Python float divisor keeps a float32 result float32, as pandas'
     return xp.std(values, ddof=ddof) / math.sqrt(n_valid)
 
