@@ -535,9 +535,15 @@ def h2d_registered(array: np.ndarray) -> Any:
     out = cupy.empty(host.shape, host.dtype, order=order)
     if host.nbytes == 0:
         return out
-    ptr = host.ctypes.data
+    _registered_copy(cupy, host.ctypes.data, out.data.ptr, host.ctypes.data, host.nbytes, runtime.memcpyHostToDevice)
+    return out
+
+
+def _registered_copy(cupy: types.ModuleType, host_ptr: int, dst: int, src: int, nbytes: int, kind: int) -> None:
+    """One DMA between device memory and host memory page-locked in place for the copy."""
+    runtime = cupy.cuda.runtime
     try:
-        runtime.hostRegister(ptr, host.nbytes, 0)
+        runtime.hostRegister(host_ptr, nbytes, 0)
         registered = True
     except runtime.CUDARuntimeError:
         # Already pinned, read-only memory, ...: the same DMA from pageable memory is still correct.
@@ -545,13 +551,12 @@ def h2d_registered(array: np.ndarray) -> Any:
     try:
         stream = _stream_after_current(cupy)
         try:
-            runtime.memcpyAsync(out.data.ptr, ptr, host.nbytes, runtime.memcpyHostToDevice, stream.ptr)
+            runtime.memcpyAsync(dst, src, nbytes, kind, stream.ptr)
         finally:
             stream.synchronize()
     finally:
         if registered:
-            runtime.hostUnregister(ptr)
-    return out
+            runtime.hostUnregister(host_ptr)
 
 
 H2D_STRATEGIES: dict[str, Callable[[np.ndarray], Any]] = {
@@ -631,21 +636,7 @@ def d2h_registered(array: Any) -> np.ndarray:
     out = np.empty(src.shape, dtype=src.dtype, order=order)
     if src.nbytes == 0:
         return out
-    ptr = out.ctypes.data
-    try:
-        runtime.hostRegister(ptr, out.nbytes, 0)
-        registered = True
-    except runtime.CUDARuntimeError:
-        registered = False
-    try:
-        stream = _stream_after_current(cupy)
-        try:
-            runtime.memcpyAsync(ptr, src.data.ptr, src.nbytes, runtime.memcpyDeviceToHost, stream.ptr)
-        finally:
-            stream.synchronize()
-    finally:
-        if registered:
-            runtime.hostUnregister(ptr)
+    _registered_copy(cupy, out.ctypes.data, out.ctypes.data, src.data.ptr, src.nbytes, runtime.memcpyDeviceToHost)
     return out
 
 

@@ -241,12 +241,10 @@ class Series(OperatorMethods):
             raise
 
     def head(self, n: int = 5) -> Series:
-        return self.iloc[:n] if n >= 0 else self.iloc[:n]
+        return self.iloc[:n]
 
     def tail(self, n: int = 5) -> Series:
-        if n == 0:
-            return self.iloc[len(self):]
-        return self.iloc[-n:] if n > 0 else self.iloc[-n:]
+        return self.iloc[len(self):] if n == 0 else self.iloc[-n:]  # -0 would mean "everything"
 
     def reset_index(self, drop: bool = False, name: Any = _NO_DEFAULT) -> Any:
         if drop:

@@ -20,6 +20,8 @@ def row_of_each_element(offsets: Any, xp: types.ModuleType) -> Any:
     >>> row_of_each_element(np.array([0, 2, 2, 5]), np).tolist()
     [0, 0, 2, 2, 2]
     """
+    if xp is np:  # NumPy repeats by per-row counts directly; CuPy's repeat takes no array of counts
+        return np.repeat(np.arange(offsets.shape[0] - 1, dtype=np.int64), np.diff(offsets))
     total = int(offsets[-1])  # one scalar read: the output size
     positions = xp.arange(total, dtype=np.int64)
     # side="right" skips empty rows: element k belongs to the last row starting at or before k.
@@ -36,6 +38,10 @@ def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.Module
     """
     if int(new_offsets[-1]) == 0:
         return xp.zeros(0, dtype=values.dtype)
+    if xp is np:
+        # Each output byte's source is its output position shifted by its row's (start - new offset).
+        shift = np.repeat(starts - new_offsets[:-1], np.diff(new_offsets))
+        return values[shift + np.arange(shift.shape[0], dtype=np.int64)]
     rows = row_of_each_element(new_offsets, xp)
     source = starts[rows] + (xp.arange(rows.shape[0], dtype=np.int64) - new_offsets[:-1][rows])
     return values[source]
