@@ -838,6 +838,8 @@ class DataFrame(OperatorMethods):
         return self._map_labels(lambda label, s: s.cummax(skipna=skipna))
 
     def shift(self, periods: int = 1, fill_value: Any = None) -> DataFrame:
+        if len(self) == 0:
+            return self.copy(deep=False)  # pandas keeps an empty frame's dtypes (a Series' shift upcasts)
         return self._map_labels(lambda label, s: s.shift(periods, fill_value=fill_value))
 
     def diff(self, periods: int = 1) -> DataFrame:

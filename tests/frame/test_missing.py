@@ -30,11 +30,6 @@ import riptide as rt
 NUMERIC = ["int8", "int32", "int64", "uint8", "uint64", "float32", "float64", "bool", "Int64", "Float64", "boolean"]
 
 BUGS = {
-    "W2": "riptide bug: Int64 clip/where with a float turn the column into Float64: Int64.clip(upper=3.0) and "
-          "Int64.where(cond, 3.0) are Float64 (pandas Int64), Int64.clip(upper=2.5) / where(cond, 1.5) compute Float64 "
-          "where pandas raises TypeError ('Invalid value 2.5 for dtype Int64')",
-    "S1": "riptide bug: a non-zero shift of an empty int/uint/bool Series keeps its dtype; pandas gives float64 "
-          "(object for bool), as for any non-zero shift of such a Series",
     "I1": "riptide bug: isin with NaN among the values finds an int64 value that float64 cannot hold exactly "
           "(Series([2**53 + 1]).isin([2**53 + 1, nan]) is True); pandas then compares with the values cast to float64 "
           "and finds nothing",
@@ -254,7 +249,6 @@ def test_clip_that_clips_nothing_keeps_int():
     check(rt.from_pandas(s), s, lambda obj: obj.clip(upper=2.5))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["W2"])
 def test_masked_int_clip_with_fraction_raises():
     s = pd.Series([1, 5], dtype="Int64")
     check(rt.from_pandas(s), s, lambda obj: obj.clip(upper=2.5))
@@ -272,8 +266,6 @@ def test_where_bad_condition():
        st.sampled_from([None, -5, 0, 2.5]), st.sampled_from([None, 5, 10, 2.5]))  # fmt: skip
 def test_clip(s, lower, upper):
     assume(lower is None or upper is None or lower <= upper)
-    fractional = any(isinstance(b, float) and not b.is_integer() for b in (lower, upper))
-    assume(not (fractional and str(s.dtype) == "Int64"))  # W2
     check(rt.from_pandas(s), s, lambda obj: obj.clip(lower, upper))
 
 
@@ -333,7 +325,6 @@ def test_frame_cumulative(df, op):
 
 @given(series_st(), st.integers(-5, 5))
 def test_shift(s, periods):
-    assume(not (len(s) == 0 and periods != 0 and s.dtype.kind in "iub"))  # S1
     check(rt.from_pandas(s), s, lambda obj: obj.shift(periods))
 
 
@@ -343,7 +334,6 @@ def test_shift_zero_keeps_dtype(dtype):
     check(rt.from_pandas(s), s, lambda obj: obj.shift(0))
 
 
-@pytest.mark.xfail(strict=True, reason=BUGS["S1"])
 @pytest.mark.parametrize("dtype", ["int64", "bool"])
 def test_shift_empty_upcasts(dtype):
     s = pd.Series([], dtype=dtype)

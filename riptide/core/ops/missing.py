@@ -37,6 +37,11 @@ def where(column: Column, keep: Any, other: Any = None) -> Column:
         raise ValueError(f"cannot fill {column.size} rows from {other.size} values")
     if bool(keep.all()):  # one scalar read: nothing replaced keeps the dtype (pandas does not upcast then)
         return column
+    if isinstance(column, NumericColumn) and dtypes.is_masked(column.dtype) and column.kind in "iu" and (
+            not isinstance(other, Column)):  # fmt: skip
+        from riptide.core.ops.cast import settable_scalar
+
+        other = settable_scalar(column, other)  # Int64 takes 3.0 as 3 and refuses 2.5, as pandas does
     if not isinstance(other, Column) and is_missing_scalar(other):
         if isinstance(column, NumericColumn) and column.kind == "f" and not dtypes.is_masked(column.dtype):
             return NumericColumn(xp.where(keep, column.data, xp.nan).astype(column.data.dtype, copy=False))

@@ -76,6 +76,9 @@ def shift(column: Column, periods: int, fill_value: Any = None) -> Column:
     positions = xp.arange(n, dtype=np.int64) - periods
     outside = (positions < 0) | (positions >= n)
     if fill_value is None:
+        if periods != 0 and not column.can_hold_missing():
+            # pandas upcasts int64 (to float64) for any non-zero shift, even when no row is vacated (empty)
+            return column.take(xp.clip(positions, 0, max(n - 1, 0))).set_missing(outside)
         return column.take_or_missing(xp.where(outside, -1, positions))
     from riptide.core.ops.missing import fill_where
 
