@@ -609,8 +609,9 @@ class DataFrame(OperatorMethods):
                 columns[label] = a._binary(b, op, reflected)._column
             return DataFrame._from_columns(columns, left._index)
         if isinstance(other, Series):
-            # pandas matches a Series against the columns (axis="columns")
-            values = other.to_pandas()
+            # pandas matches a Series against the columns (axis="columns"): one scalar per column label, so only
+            # those values travel to the host, never the whole Series.
+            values = other.reindex(list(self._data)).to_pandas() if self._data else pd.Series(dtype=np.float64)
             return self._map_labels(lambda label, series: series._binary(values.get(label, np.nan), op, reflected))
         if not is_scalar(other):
             array = _device.to_host(other) if _device.is_device_array(other) else np.asarray(other)  # one row of values
@@ -700,10 +701,10 @@ class DataFrame(OperatorMethods):
         return self._reduce("sem", axis, skipna, numeric_only, ddof=ddof)
 
     def any(self, axis=0, bool_only=False, skipna=True):
-        return self._reduce("any", axis, skipna, bool_only)
+        return self._reduce("any", axis, skipna, bool_only=bool_only)
 
     def all(self, axis=0, bool_only=False, skipna=True):
-        return self._reduce("all", axis, skipna, bool_only)
+        return self._reduce("all", axis, skipna, bool_only=bool_only)
 
     def count(self, axis=0, numeric_only=False):
         return self._reduce("count", axis, True, numeric_only)

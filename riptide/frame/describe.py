@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 from pandas.io.formats.format import format_percentiles
 
-from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, NumericColumn
 from riptide.core.kernels.factorize import factorize
@@ -59,7 +58,7 @@ def _object_summary(column: Any) -> pd.Series:
         return pd.Series({"count": count, "unique": 0, "top": np.nan, "freq": np.nan}, dtype=object)
     xp = column.xp
     counts = xp.bincount(codes[codes >= 0], minlength=n_unique)
-    freq = int(_device.to_host(counts.max()))
+    freq = int(counts.max())  # one scalar read
     if isinstance(column, CategoricalColumn):
         first_row = int(xp.argmax(codes == int(xp.argmax(counts))))  # codes follow the categories' order
     else:

@@ -21,6 +21,7 @@ from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn, as_column, concat_columns, is_scalar
 from riptide.core.kernels.factorize import factorize
+from riptide.core.ops.cast import concat_common
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import stable_argsort
 
@@ -290,7 +291,7 @@ class Index:
             none = xp.full(target.size, -1, dtype=np.int64)
             return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
         try:
-            combined = _common_concat(column, target)
+            combined = concat_common(column, target)
         except TypeError:  # labels of another kind (strings looked up in numbers) match nothing
             none = xp.full(target.size, -1, dtype=np.int64)
             return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
@@ -308,7 +309,7 @@ class Index:
         """Distinct labels of both, sorted (as pandas' union with ``sort=None`` when sortable)."""
         if self.equals(other):
             return self
-        combined = _common_concat(self._as_column(), other._as_column())
+        combined = concat_common(self._as_column(), other._as_column())
         codes, _ = factorize(combined)
         xp = combined.xp
         valid = codes >= 0
@@ -332,22 +333,6 @@ def _label_column(labels: Any, xp: Any) -> Column:
     if is_scalar(labels):
         labels = [labels]
     return as_column(labels, xp=xp)
-
-
-def _common_concat(left: Column, right: Column) -> Column:
-    """Concatenate two label columns, casting numbers to their common dtype."""
-    if isinstance(left, NumericColumn) and isinstance(right, NumericColumn):
-        common = dtypes.result_type(left.dtype, right.dtype) if not (
-            dtypes.is_datetimelike(left.dtype) or dtypes.is_datetimelike(right.dtype)) else left.dtype  # fmt: skip
-        from riptide.core.ops.cast import astype
-
-        left = left if left.dtype == common else astype(left, common)
-        right = right if right.dtype == common else astype(right, common)
-    if dtypes.is_masked(left.dtype) != dtypes.is_masked(right.dtype):
-        from riptide.core.ops.cast import astype
-
-        left, right = astype(left, dtypes.to_masked(left.dtype)), astype(right, dtypes.to_masked(right.dtype))
-    return concat_columns([left, right])
 
 
 def _expand_matches(order: Any, start_slot: Any, counts: Any, xp: Any) -> Any:

@@ -34,22 +34,20 @@ def _is_numeric_column(column: Column) -> bool:
     return isinstance(column, NumericColumn) and not dtypes.is_datetimelike(column.dtype)
 
 
-def _keeps(column: Column, op: str, numeric_only: bool) -> bool:
-    if not numeric_only:
-        return True
-    if op in ("any", "all"):  # DataFrame.any/all pass ``bool_only`` here: pandas keeps NumPy bool columns only
+def _keeps(column: Column, numeric_only: bool, bool_only: bool) -> bool:
+    if bool_only:  # any/all(bool_only=True): pandas keeps NumPy bool columns only
         return column.dtype == np.dtype(bool)
-    return _is_numeric_column(column)
+    return not numeric_only or _is_numeric_column(column)
 
 
 def reduce_frame(self: Any, op: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False,
-                 **kwargs: Any) -> Series:  # fmt: skip
+                 bool_only: bool = False, **kwargs: Any) -> Series:  # fmt: skip
     """``df.<op>(axis=...)``: one result per column (axis=0) or per row (axis=1), as pandas."""
     if axis in (1, "columns"):
-        return reduce_rows(self, op, skipna, numeric_only, **kwargs)
+        return reduce_rows(self, op, skipna, numeric_only, bool_only, **kwargs)
     if axis not in (0, "index", None):
         raise ValueError(f"No axis named {axis} for object type DataFrame")
-    labels = [k for k, c in self._data.items() if _keeps(c, op, numeric_only)]
+    labels = [k for k, c in self._data.items() if _keeps(c, numeric_only, bool_only)]
     results = [_reduce_column(self, label, op, skipna, kwargs) for label in labels]
     if not labels:  # pandas keeps the (empty) columns' label dtype; a frame without columns has a RangeIndex
         index = pd.Index(list(self._data))[:0] if self._data else pd.RangeIndex(0)
@@ -138,10 +136,11 @@ _NAN_FUNCTIONS = {"sum": "nansum", "mean": "nanmean", "min": "nanmin", "max": "n
 _EMPTY_ROW = {"sum": 0.0, "prod": 1.0, "any": False, "all": True}
 
 
-def reduce_rows(self: Any, op: str, skipna: bool, numeric_only: bool, **kwargs: Any) -> Series:
+def reduce_rows(self: Any, op: str, skipna: bool, numeric_only: bool, bool_only: bool = False,
+                **kwargs: Any) -> Series:  # fmt: skip
     """Row-wise reduction of numeric columns (stacked into one 2-D device array)."""
-    columns = [c for c in self._data.values() if _is_numeric_column(c) and _keeps(c, op, numeric_only)]
-    if len(columns) != len(self._data) and not numeric_only:
+    columns = [c for c in self._data.values() if _is_numeric_column(c) and _keeps(c, numeric_only, bool_only)]
+    if len(columns) != len(self._data) and not (numeric_only or bool_only):
         raise TypeError(f"row-wise {op} needs numeric columns; pass numeric_only=True to skip the others")
     xp = self._xp()
     if op == "count":
@@ -153,7 +152,7 @@ def reduce_rows(self: Any, op: str, skipna: bool, numeric_only: bool, **kwargs: 
         fill = np.nan if kwargs.get("min_count", 0) > 0 else _EMPTY_ROW.get(op, np.nan)
         return Series._from_column(full(len(self), fill, dtype=np.dtype(type(fill)), xp=xp), self._index)
     if len(self) == 0:  # pandas reduces the columns instead (axis=0) and keeps that result's dtype
-        dtype = reduce_frame(self, op, 0, skipna, numeric_only, **kwargs).dtype
+        dtype = reduce_frame(self, op, 0, skipna, numeric_only, bool_only, **kwargs).dtype
         return Series._from_column(as_column([], dtype=dtype, xp=xp), self._index)
     if any(dtypes.is_masked(c.dtype) for c in columns):
         result = _masked_rows(columns, op, skipna, kwargs, xp)

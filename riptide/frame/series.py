@@ -319,8 +319,8 @@ class Series(OperatorMethods):
     def _append_row(self, label: Any, value: Any) -> None:
         xp = self._column.xp
         row = full(1, value, xp=xp) if not missing.is_missing_scalar(value) else full(1, None, self.dtype, xp=xp)
-        column = _concat_promoting(self._column, row)
-        index = _concat_promoting(self._index._as_column(), as_column([label], xp=xp))
+        column = cast.concat_common(self._column, row)
+        index = cast.concat_common(self._index._as_column(), as_column([label], xp=xp))
         self._column, self._index = column, Index._from_column(index, self._index.name)
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -668,17 +668,6 @@ def reindex_column(column: Column, positions: Any, fill_value: Any = None) -> Co
         return full(positions.shape[0], fill_value, xp=xp)
     gathered = column.take(xp.where(absent, 0, positions))
     return missing.fill_where(gathered, absent, fill_value)
-
-
-def _concat_promoting(first: Column, second: Column) -> Column:
-    """``first`` then ``second``, numbers cast to their common dtype (as pandas' concat does)."""
-    from riptide.core.column.build import concat_columns
-
-    if first.dtype != second.dtype and isinstance(first, NumericColumn) and isinstance(second, NumericColumn):
-        if not (dtypes.is_datetimelike(first.dtype) or dtypes.is_datetimelike(second.dtype)):
-            common = dtypes.result_type(first.dtype, second.dtype)
-            first, second = cast.astype(first, common), cast.astype(second, common)
-    return concat_columns([first, second])
 
 
 def _is_positional_slice(key: slice) -> bool:

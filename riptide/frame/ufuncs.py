@@ -60,12 +60,9 @@ def _binary(column: Any, ufunc: np.ufunc, inputs: tuple[Any, ...], obj: Any) -> 
     if not isinstance(column, NumericColumn) or dtypes.is_datetimelike(column.dtype):
         raise TypeError(f"ufunc '{ufunc.__name__}' is not supported for dtype {column.dtype}")
     function = getattr(column.xp, ufunc.__name__)
-    args = [column.data if x is obj else x for x in inputs]
     with np.errstate(all="ignore"):
-        values = function(*args)
-    if dtypes.is_masked(column.dtype):
-        return NumericColumn(values, dtypes.to_masked(values.dtype), column.mask)
-    return NumericColumn(values)
+        values = function(*[column.data if x is obj else x for x in inputs])
+    return _like(column, values)
 
 
 def _unary(column: Any, ufunc: np.ufunc) -> NumericColumn:
@@ -77,6 +74,11 @@ def _unary(column: Any, ufunc: np.ufunc) -> NumericColumn:
         raise TypeError(f"ufunc '{ufunc.__name__}' has no {xp.__name__} implementation")
     with np.errstate(all="ignore"):
         values = function(column.data)
+    return _like(column, values)
+
+
+def _like(column: NumericColumn, values: Any) -> NumericColumn:
+    """The ufunc's values as a column, keeping the input's missing rows (masked dtypes stay masked)."""
     if dtypes.is_masked(column.dtype):
         return NumericColumn(values, dtypes.to_masked(values.dtype), column.mask)
     return NumericColumn(values)

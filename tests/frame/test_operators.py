@@ -231,18 +231,20 @@ PY_SCALARS = [0, 1, -3, 7, 2**40, 0.0, 1.5, -2.25, np.nan, np.inf, True, False]
 NUMPY_DTYPES = INT_DTYPES + UINT_DTYPES + ["float32", "float64", "bool"]
 
 
-def _scalar_cases() -> list[Any]:
+def _scalar_cases(dtype_names: list[str], scalars: list[Any]) -> list[Any]:
+    """Every operator x dtype x scalar, each plain and reflected, with readable ids."""
     cases = []
     for op_name in ALL_OPS:
-        for dtype in ["int8", "int64", "uint8", "uint64", "float32", "float64", "bool"]:
-            for scalar in PY_SCALARS:
+        for dtype in dtype_names:
+            for scalar in scalars:
                 for reflected in (False, True):
                     ident = f"{'' if not reflected else 'r'}{op_name}-{dtype}-{scalar!r}"
                     cases.append(pytest.param(op_name, dtype, scalar, reflected, id=ident))
     return cases
 
 
-@pytest.mark.parametrize(("op_name", "dtype", "scalar", "reflected"), _scalar_cases())
+@pytest.mark.parametrize(("op_name", "dtype", "scalar", "reflected"),
+                         _scalar_cases(["int8", "int64", "uint8", "uint64", "float32", "float64", "bool"], PY_SCALARS))
 def test_series_scalar_matrix(op_name, dtype, scalar, reflected):
     s = operand(dtype, "l")
     op = ALL_OPS[op_name]
@@ -287,18 +289,7 @@ MASKED_SCALAR_DTYPES = ["Int64", "Float64", "boolean", "UInt8"]
 MASKED_SCALARS = [0, -3, 1, 1.5, np.nan, True, pd.NA, None, np.int8(3), np.int64(-1), 2**40]
 
 
-def _masked_scalar_cases() -> list[Any]:
-    cases = []
-    for op_name in ALL_OPS:
-        for dtype in MASKED_SCALAR_DTYPES:
-            for scalar in MASKED_SCALARS:
-                for reflected in (False, True):
-                    ident = f"{'' if not reflected else 'r'}{op_name}-{dtype}-{scalar!r}"
-                    cases.append(pytest.param(op_name, dtype, scalar, reflected, id=ident))
-    return cases
-
-
-@pytest.mark.parametrize(("op_name", "dtype", "scalar", "reflected"), _masked_scalar_cases())
+@pytest.mark.parametrize(("op_name", "dtype", "scalar", "reflected"), _scalar_cases(MASKED_SCALAR_DTYPES, MASKED_SCALARS))
 def test_masked_series_scalar_matrix(op_name, dtype, scalar, reflected):
     """NaN becomes NA, 1 ** NA is 1, Kleene logic with NA, NA keeps the dtype (Int8 + NA is Int8), ..."""
     s = operand(dtype if not dtype.startswith("U") else "Int64", "l")

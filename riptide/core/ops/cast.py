@@ -16,7 +16,7 @@ import pandas as pd
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column
 
-__all__ = ["astype", "decode_categorical"]
+__all__ = ["astype", "concat_common", "decode_categorical"]
 
 
 def astype(column: Column, dtype: Any) -> Column:
@@ -161,3 +161,17 @@ def settable_scalar(column: Column, value: Any) -> Any:
     if not info.min <= int(value) <= info.max:
         raise refuse()
     return int(value)
+
+
+def concat_common(first: Column, second: Column) -> Column:
+    """``first`` then ``second``, numbers cast to their common dtype first (as pandas' concat and union do).
+
+    Datetimes are not cast: two different units or kinds raise TypeError in ``concat_columns``.
+    """
+    from riptide.core.column.build import concat_columns
+
+    if isinstance(first, NumericColumn) and isinstance(second, NumericColumn) and first.dtype != second.dtype:
+        if not (dtypes.is_datetimelike(first.dtype) or dtypes.is_datetimelike(second.dtype)):
+            common = dtypes.result_type(first.dtype, second.dtype)  # masked when either side is
+            first, second = astype(first, common), astype(second, common)
+    return concat_columns([first, second])
