@@ -31,6 +31,33 @@ __all__ = [
     "__version__",
 ]
 
+# pandas' top-level functions, imported on first use so that ``import riptide`` stays fast.
+# Each lives in the module of its capability.
+_LAZY_EXPORTS = {
+    "MultiIndex": "riptide.frame.multi_index",
+    "concat": "riptide.frame.concat",
+    "merge": "riptide.frame.merge",
+    "melt": "riptide.frame.reshape",
+    "get_dummies": "riptide.frame.reshape",
+    "cut": "riptide.frame.binning",
+    "qcut": "riptide.frame.binning",
+    "pivot": "riptide.frame.pivot",
+    "pivot_table": "riptide.frame.pivot",
+    "crosstab": "riptide.frame.pivot",
+}
+__all__ += list(_LAZY_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY_EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'riptide' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 def from_pandas(obj: Any) -> DataFrame | Series | Index:
     """A riptide DataFrame, Series or Index with the same values, dtypes, index and names.

@@ -5,6 +5,7 @@ Each command imports what it needs when it runs, so ``riptide --help`` stays qui
     riptide info                      # device, GPU, memory, versions
     riptide demo --rows 1e6           # trips pipeline, riptide vs pandas
     riptide bench --only 'sum,filter' --json bench.json
+    riptide bench --suite dbbench --rows 1e8 --check --peers polars   # db-benchmark groupby + join
 """
 
 from __future__ import annotations
@@ -70,14 +71,43 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         help="time riptide against pandas and polars (benchmarks, not tests)",
         description="Time riptide against pandas and polars; report speed-ups and bandwidth"
-        " against the device copy rate.",
+        " against the device copy rate. `--suite dbbench` runs the db-benchmark groupby and join questions.",
     )
-    bench.add_argument("--rows", type=parse_count, help="rows per case (default: 1e8 on a GPU, 1e7 on the CPU)")
+    bench.add_argument(
+        "--suite",
+        choices=("cases", "dbbench"),
+        default="cases",
+        help="cases: the single-operation cases (default); dbbench: the db-benchmark groupby q1-q10 and join q1-q5",
+    )
+    bench.add_argument(
+        "--rows",
+        type=parse_count,
+        help="rows per case, e.g. 1e7 (default: 1e8 on a GPU, 1e7 on the CPU; dbbench: 1e7 on a GPU, 1e6 on the CPU)",
+    )
     bench.add_argument("--repeat", type=_positive, default=5, help="timed runs per case, median reported (default: 5)")
     bench.add_argument("--warmup", type=parse_count, default=1, help="untimed runs before timing (default: 1)")
     bench.add_argument("--calls", type=_positive, default=1000, help="calls per run of per-call cases (default: 1000)")
     bench.add_argument("--seed", type=int, default=0, help="random seed of the data (default: 0)")
-    bench.add_argument("--only", metavar="CASES", help="comma-separated case names or globs, e.g. 'sum,*_pandas'")
+    bench.add_argument(
+        "--only",
+        metavar="CASES",
+        help="comma-separated case (or dbbench question) names or globs, e.g. 'sum,*_pandas' or 'groupby_q*,join_q5'",
+    )
+    bench.add_argument("--na", action="store_true", help="dbbench: the data with 5%% missing values (G1_..._5_0)")
+    bench.add_argument(
+        "--check",
+        action="store_true",
+        help="first compare riptide's answers with pandas' on a small size and report mismatches",
+    )
+    bench.add_argument(
+        "--check-rows", type=_positive, metavar="ROWS", help="the size --check runs at (default: min(rows, 1e5))"
+    )
+    bench.add_argument(
+        "--peer-repeat",
+        type=_positive,
+        metavar="N",
+        help="dbbench: timed runs of each peer per question, no warm-up (default: 1; pandas takes minutes at 1e8)",
+    )
     bench.add_argument(
         "--peers", default="pandas,polars", help="libraries to compare with, if installed (default: pandas,polars)"
     )
@@ -132,7 +162,7 @@ def _bench(args: argparse.Namespace) -> int:
     from riptide.benchmarks import harness
 
     if args.list:
-        harness.list_cases()
+        harness.list_cases(suite=args.suite)
         return 0
     try:
         return harness.run_bench(
@@ -144,8 +174,13 @@ def _bench(args: argparse.Namespace) -> int:
             only=args.only,
             peers=[p.strip() for p in args.peers.split(",") if p.strip()],
             json_path=args.json,
+            suite=args.suite,
+            na=args.na,
+            check=args.check,
+            check_rows=args.check_rows,
+            peer_repeat=args.peer_repeat,
         )
-    except KeyError as exc:  # --only matched nothing
+    except (KeyError, harness.UsageError) as exc:  # --only matched nothing; an option that does not apply
         print(f"riptide bench: error: {exc.args[0]}", file=sys.stderr)
         return 2
 

@@ -16,7 +16,15 @@ per library it runs with (``riptide``, ``pandas``, ``polars``), each returning t
 
 The JSON written with ``--json`` holds the settings, ``device_info()``, the copy rate, and per case the
 per-library timings (seconds: ``median_s``, ``min_s``, ``max_s``, ``times_s``), achieved bandwidth, speed-ups
-and the reference figures from issue 2 with whether the goal was met.
+and the reference figures from the issues with whether the goal was met.
+
+Suites: ``--suite cases`` (the default) runs the registered cases; ``--suite dbbench`` runs the db-benchmark
+groupby and join questions (:mod:`riptide.benchmarks.dbbench`), which has its own data, table and report.
+
+Checking (``--check``): before timing, each case that has riptide and pandas code runs once with both on a
+small size (``--check-rows``, default ``min(rows, 1e5)``) and the answers are compared with
+:func:`compare_with_pandas` (rows in any order, floats within a tolerance); mismatches are reported and make
+the exit code 1, the timings still run.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ __all__ = [
     "Context",
     "Reference",
     "Timing",
+    "UsageError",
     "CASES",
     "PEERS",
     "register",
@@ -52,6 +61,8 @@ __all__ = [
     "load_cases",
     "select_cases",
     "run_cases",
+    "check_cases",
+    "compare_with_pandas",
     "run_bench",
 ]
 
@@ -59,7 +70,13 @@ LIBRARIES = ("riptide", "pandas", "polars")
 PEERS = ("pandas", "polars")
 GPU_ROWS = 100_000_000
 CPU_ROWS = 10_000_000
+CHECK_ROWS = 100_000  # the largest size --check compares riptide with pandas at
+SUITES = ("cases", "dbbench")
 MIN_COPY_BYTES = 256 * 2**20  # large enough to leave the CPU caches behind
+
+
+class UsageError(ValueError):
+    """An option that does not apply (``--na`` without ``--suite dbbench``, an unknown suite)."""
 
 
 # --- cases and their registry -------------------------------------------------------------------------------
@@ -67,13 +84,14 @@ MIN_COPY_BYTES = 256 * 2**20  # large enough to leave the CPU caches behind
 
 @dataclass(frozen=True)
 class Reference:
-    """Issue 2's figures for a case, measured on one H200 (seconds; None where the issue has none)."""
+    """An issue's figures for a case, measured on one H200 (seconds; None where the issue has none)."""
 
     pandas: float | None
     cudf: float | None
     goal: float | None
     note: str = ""
-    rows: int | None = 100_000_000  # the size the figures hold for (None: any size)
+    rows: int | None = 100_000_000  # the run's --rows the figures hold for (None: any size)
+    polars: float | None = None  # polars with 16 threads, where the issue quotes it
 
 
 @dataclass
@@ -252,6 +270,7 @@ class CaseResult:
     bytes_moved: int | None
     timings: dict[str, Timing] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    check: str | None = None  # "ok", "mismatch: ..." or "error: ..." after --check; None when not checked
 
     def bandwidth(self, library: str = "riptide") -> float | None:
         t = self.timings.get(library)
@@ -328,6 +347,147 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"
 
 
+# --- checking answers against pandas ---------------------------------------------------------------------------
+
+
+def check_cases(cases: Sequence[Case], ctx: Context) -> dict[str, str]:
+    """Run each case that has riptide and pandas code once at ``ctx.rows`` and compare the two answers.
+
+    Returns ``{case name: "ok" | "mismatch: ..." | "error: ..."}``; cases without both, and self-timed ones
+    (their thunks return seconds, not answers), are left out.
+    """
+    results: dict[str, str] = {}
+    for case in cases:
+        build_mine, build_theirs = getattr(case, "riptide", None), getattr(case, "pandas", None)
+        if build_mine is None or build_theirs is None:
+            continue
+        try:
+            data = case.data(ctx)
+            theirs_thunk = build_theirs(data)
+            if getattr(theirs_thunk, "self_timed", False):
+                continue
+            theirs = theirs_thunk()
+        except Exception as exc:
+            results[case.name] = f"error: pandas: {_describe(exc)}"
+            continue
+        try:
+            mine = build_mine(data)()
+        except Exception as exc:
+            results[case.name] = f"error: riptide: {_describe(exc)}"
+            continue
+        diff = compare_with_pandas(mine, theirs)
+        results[case.name] = "ok" if diff is None else f"mismatch: {diff}"
+        del mine, theirs, data
+        _release_memory()
+    return results
+
+
+def compare_with_pandas(
+    mine: Any, theirs: Any, *, sort_by: int | None = None, rtol: float = 1e-6, atol: float = 1e-9
+) -> str | None:
+    """None when riptide's answer ``mine`` matches pandas' ``theirs``; else one line saying what differs.
+
+    Row order is not compared: a Series becomes a one-column frame and an index other than the default
+    ``RangeIndex`` becomes leading columns (the keys of a groupby with ``as_index=True``); then both are sorted
+    by the index columns and the first ``sort_by`` columns (all columns when None). Column labels, dtypes
+    and row counts must be equal, floats within ``rtol``/``atol``, missing values missing in both.
+
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"k": [2, 1], "v": [0.5, 1.0]})
+    >>> compare_with_pandas(a, a.iloc[::-1].reset_index(drop=True)) is None
+    True
+    >>> compare_with_pandas(a.astype({"v": "float32"}), a)
+    'dtypes differ: v riptide float32, pandas float64'
+    """
+    import pandas as pd
+
+    mine = _as_host(mine)
+    if not isinstance(theirs, pd.DataFrame | pd.Series | pd.Index):
+        return _compare_scalars(mine, theirs, rtol=rtol, atol=atol)
+    kinds = [next((c.__name__ for c in (pd.DataFrame, pd.Series, pd.Index) if isinstance(v, c)), type(v).__name__)
+             for v in (mine, theirs)]
+    if kinds[0] != kinds[1]:
+        return f"riptide returned a {kinds[0]}, pandas a {kinds[1]}"
+    if isinstance(theirs, pd.Series):
+        if mine.name != theirs.name:
+            return f"names differ: riptide {mine.name!r}, pandas {theirs.name!r}"
+        mine, theirs = mine.to_frame(name="values"), theirs.to_frame(name="values")
+    elif isinstance(theirs, pd.Index):
+        mine, theirs = mine.to_frame(index=False), theirs.to_frame(index=False)
+    if list(mine.columns) != list(theirs.columns):
+        return f"columns differ: riptide {list(mine.columns)}, pandas {list(theirs.columns)}"
+    if len(mine) != len(theirs):
+        return f"row counts differ: riptide {len(mine)}, pandas {len(theirs)}"
+    a, b = _positional(mine), _positional(theirs)
+    n_index = a.shape[1] - mine.shape[1]
+    if b.shape[1] - theirs.shape[1] != n_index:
+        return f"indexes differ: riptide {type(mine.index).__name__}, pandas {type(theirs.index).__name__}"
+    labels = [f"index level {i}" for i in range(n_index)] + [str(c) for c in mine.columns]
+    for label, x, y in zip(labels, a.dtypes, b.dtypes):
+        if x != y:
+            return f"dtypes differ: {label} riptide {x}, pandas {y}"
+    keys = list(range(n_index + (mine.shape[1] if sort_by is None else sort_by)))
+    a, b = _sorted_rows(a, keys), _sorted_rows(b, keys)
+    try:
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, check_exact=False, rtol=rtol, atol=atol)
+    except AssertionError as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        where = lines[0] if lines else ""
+        for i, label in enumerate(labels):  # assert_frame_equal names columns by position here
+            where = where.replace(f'column name="{i}"', f"column {label!r}")
+        shown = [line[:160] for line in lines[1:] if line.startswith(("[left]", "[right]"))]
+        return "; ".join([f"values differ (rows sorted): {where}", *shown]).replace("[left]", "riptide").replace(
+            "[right]", "pandas"
+        )
+    return None
+
+
+def _as_host(value: Any) -> Any:
+    """A riptide object as its pandas twin, a device scalar or array as a NumPy one; anything else as is."""
+    if type(value).__module__.startswith("riptide") and hasattr(value, "to_pandas"):
+        return value.to_pandas()
+    if hasattr(value, "get") and type(value).__module__.startswith("cupy"):
+        return value.get()
+    return value
+
+
+def _compare_scalars(mine: Any, theirs: Any, *, rtol: float, atol: float) -> str | None:
+    try:
+        if np.isnan(mine) and np.isnan(theirs):
+            return None
+        if np.isclose(mine, theirs, rtol=rtol, atol=atol):
+            return None
+    except TypeError:
+        if mine == theirs:
+            return None
+    return f"values differ: riptide {mine!r}, pandas {theirs!r}"
+
+
+def _positional(frame: Any) -> Any:
+    """The frame's index levels (unless it is the default RangeIndex) and columns, labelled 0, 1, ..."""
+    import pandas as pd
+
+    parts = []
+    if not (isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0 and frame.index.step == 1):
+        parts += [frame.index.get_level_values(i) for i in range(frame.index.nlevels)]
+    parts += [frame.iloc[:, i] for i in range(frame.shape[1])]
+    return pd.DataFrame({i: pd.Series(p, copy=False).reset_index(drop=True) for i, p in enumerate(parts)})
+
+
+def _sorted_rows(frame: Any, keys: list[int]) -> Any:
+    """Rows sorted by the ``keys`` columns, index reset; categoricals (dtypes compared already) become their
+    values: they then sort by value, not code, and compare quickly (pandas compares categoricals slowly)."""
+    import pandas as pd
+
+    plain = pd.DataFrame(
+        {
+            k: col.astype(col.cat.categories.dtype) if isinstance(col.dtype, pd.CategoricalDtype) else col
+            for k, col in frame.items()
+        }
+    )
+    return plain.sort_values(keys, kind="stable", na_position="last", ignore_index=True)
+
+
 # --- the command ------------------------------------------------------------------------------------------------
 
 
@@ -342,12 +502,46 @@ def run_bench(
     peers: Sequence[str] = PEERS,
     json_path: str | None = None,
     out: TextIO | None = None,
+    suite: str = "cases",
+    na: bool = False,
+    check: bool = False,
+    check_rows: int | None = None,
+    peer_repeat: int | None = None,
 ) -> int:
     """``riptide bench``: time the selected cases with riptide and the installed peers, print a table, write JSON.
 
-    Returns 0, or 1 when some case or library failed (the table and JSON still hold the rest).
+    ``suite="dbbench"`` runs :func:`riptide.benchmarks.dbbench.run_dbbench` instead (``na`` and
+    ``peer_repeat`` apply there only). ``check`` first compares riptide's answers with pandas' at
+    ``check_rows`` (default ``min(rows, 1e5)``).
+
+    Returns 0, or 1 when some case or library failed or a check found a mismatch (the table and JSON still
+    hold the rest).
     """
     from riptide import _device
+
+    if suite not in SUITES:
+        msg = f"unknown suite {suite!r}; suites: {', '.join(SUITES)}"
+        raise UsageError(msg)
+    if suite == "dbbench":
+        from riptide.benchmarks import dbbench
+
+        return dbbench.run_dbbench(
+            rows=rows,
+            na=na,
+            repeat=repeat,
+            warmup=warmup,
+            peer_repeat=peer_repeat,
+            seed=seed,
+            only=only,
+            peers=peers,
+            check=check,
+            check_rows=check_rows,
+            json_path=json_path,
+            out=out,
+        )
+    if na:
+        msg = "`--na` applies to `--suite dbbench` only"
+        raise UsageError(msg)
 
     out = out or sys.stdout
     cases = select_cases(load_cases(), only)
@@ -371,9 +565,17 @@ def run_bench(
     )
     _release_memory()
 
+    checks: dict[str, str] = {}
+    if check:
+        small = Context(rows=min(rows, CHECK_ROWS) if check_rows is None else check_rows, seed=seed, calls=1)
+        checks = check_cases(cases, small)
+        print_checks(checks, small.rows, out)
+
     printer = _TablePrinter(out, peers, rate, calls, with_reference=gpu)
     printer.header()
     results = run_cases(cases, ctx, libraries=("riptide", *peers), warmup=warmup, on_result=printer.row)
+    for r in results:
+        r.check = checks.get(r.case.name)
     printer.footer(results)
 
     if json_path:
@@ -381,14 +583,29 @@ def run_bench(
         with open(json_path, "w") as f:
             json.dump(report, f, indent=2, default=_json_default)
         print(f"\nwrote {json_path}", file=out)
-    return 1 if any(r.errors for r in results) else 0
+    failed_checks = any(c != "ok" for c in checks.values())
+    return 1 if any(r.errors for r in results) or failed_checks else 0
 
 
-def list_cases(out: TextIO | None = None) -> None:
-    """Print the registered cases: name and title."""
+def print_checks(checks: dict[str, str], rows: int, out: TextIO) -> None:
+    """One line for the agreeing cases, one per mismatch or error."""
+    agree = [name for name, c in checks.items() if c == "ok"]
+    print(f"\ncheck against pandas at {fmt_count(rows)} rows: {len(agree)} of {len(checks)} agree", file=out)
+    for name, c in checks.items():
+        if c != "ok":
+            print(f"  {name}: {c}", file=out)
+
+
+def list_cases(out: TextIO | None = None, suite: str = "cases") -> None:
+    """Print the registered cases (or, for ``suite="dbbench"``, the questions): name and title."""
     out = out or sys.stdout
+    if suite == "dbbench":
+        from riptide.benchmarks import dbbench
+
+        dbbench.list_questions(out)
+        return
     for name, case in load_cases().items():
-        print(f"{name:14s} {case.title}", file=out)
+        print(f"{name:16s} {case.title}", file=out)
 
 
 def _report(
@@ -430,12 +647,14 @@ def _report(
                 if ref is None
                 else {
                     "pandas_s": ref.pandas,
+                    "polars_s": ref.polars,
                     "cudf_26_10_s": ref.cudf,
                     "goal_s": ref.goal,
                     "note": ref.note,
                     "rows": ref.rows,
                 },
                 "goal_met": r.goal_met(),
+                "check": r.check,
             }
         )
     return {
@@ -451,6 +670,7 @@ def _report(
             "calls": ctx.calls,
             "seed": ctx.seed,
             "peers": peers,
+            "suite": "cases",
             "RIPTIDE_DEVICE": os.environ.get("RIPTIDE_DEVICE"),
         },
         "copy_rate": {"bytes_per_s": rate, "bytes_copied": copied, **copy_timing.as_dict()},
@@ -481,7 +701,8 @@ class _TablePrinter:
         cols += [(f"vs {p}", 9, ">") for p in self.peers]
         cols += [("GB/s", 8, ">"), ("% copy", 6, ">")]
         if with_reference:
-            cols += [("ref pandas", 10, ">"), ("cuDF 26.10", 10, ">"), ("goal", 9, ">"), ("met", 4, ">")]
+            cols += [("ref pandas", 10, ">"), ("ref polars", 10, ">"), ("cuDF 26.10", 10, ">"), ("goal", 9, ">")]
+            cols += [("met", 4, ">")]
         self.cols = cols
 
     def _line(self, cells: Sequence[str]) -> str:
@@ -503,7 +724,9 @@ class _TablePrinter:
         cells.append(f"{100 * bw / self.rate:.0f}%" if bw and r.case.bound == "device" else "")
         if self.with_reference:
             ref = r.case.reference
-            cells += [fmt_seconds(ref.pandas) if ref else "", fmt_seconds(ref.cudf) if ref else ""]
+            cells += [fmt_seconds(ref.pandas) if ref else ""]
+            cells += [fmt_seconds(ref.polars) if ref else ""]
+            cells += [fmt_seconds(ref.cudf) if ref else ""]
             cells.append(fmt_seconds(ref.goal) if ref and ref.goal else "")
             met = r.goal_met()
             cells.append("" if met is None else ("yes" if met else "no"))
@@ -521,8 +744,8 @@ class _TablePrinter:
         notes = [(r.case.name, r.case.reference.note) for r in results if r.case.reference and r.case.reference.note]
         if self.with_reference:
             print(
-                "\nreference: issue 2's pandas and cuDF 26.10 figures, one H200, at 1e8 rows where a size applies;"
-                " `met` compares riptide's median with the goal at that size only",
+                "\nreference: the issues' pandas, polars and cuDF 26.10 figures, one H200, at --rows 1e8 where a size"
+                " applies; `met` compares riptide's median with the goal at that size only",
                 file=self.out,
             )
             if notes:

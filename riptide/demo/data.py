@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["make_trips", "PAYMENT_TYPES", "N_ZONES"]
+__all__ = ["make_trips", "make_zones", "PAYMENT_TYPES", "N_ZONES", "BOROUGHS"]
 
 PAYMENT_TYPES = ("card", "cash", "no charge", "dispute")
 _PAYMENT_WEIGHTS = (0.72, 0.24, 0.02, 0.02)
 N_ZONES = 265  # zone ids are 1..265; 264 and 265 mean "unknown"
+BOROUGHS = ("EWR", "Queens", "Bronx", "Manhattan", "Staten Island", "Brooklyn")
 _START = np.datetime64("2026-01-01T00:00:00", "ns")
 _NS_PER_S = 1_000_000_000
 
@@ -82,3 +83,19 @@ def make_trips(rows: int, *, seed: int = 0) -> dict[str, np.ndarray]:
         "PULocationID": rng.integers(1, N_ZONES + 1, rows, dtype=np.int64),
         "DOLocationID": rng.integers(1, N_ZONES + 1, rows, dtype=np.int64),
     }
+
+
+def make_zones(*, seed: int = 0) -> dict[str, np.ndarray]:
+    """The zones lookup table: ``LocationID`` 1..N_ZONES, its ``borough`` and ``zone`` name (host NumPy arrays).
+
+    >>> z = make_zones()
+    >>> len(z["LocationID"]), z["borough"][-1]
+    (265, 'Unknown')
+    """
+    rng = np.random.default_rng(seed + 1)
+    ids = np.arange(1, N_ZONES + 1, dtype=np.int64)
+    borough = np.array(BOROUGHS, dtype=object)[rng.integers(0, len(BOROUGHS), N_ZONES)]
+    borough[0] = "EWR"
+    borough[-2:] = "Unknown"
+    zone = np.array([f"Zone {i:03d}" for i in ids], dtype=object)
+    return {"LocationID": ids, "borough": borough, "zone": zone}

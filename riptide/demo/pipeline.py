@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from riptide.demo.data import make_zones
+
 __all__ = ["Step", "Trips", "STEPS", "step", "AIRPORT_ZONES", "DESCRIBED"]
 
 AIRPORT_ZONES = [1, 132, 138]  # Newark, JFK, LaGuardia
@@ -34,6 +36,8 @@ class Trips:
     df: Any = None
     summary: dict[str, Any] = field(default_factory=dict)
     describe: Any = None
+    zones: dict[str, np.ndarray] = field(default_factory=make_zones)
+    reports: dict[str, Any] = field(default_factory=dict)  # named result frames (groupby reports), checked too
 
 
 StepFn = Callable[[ModuleType, Trips], None]
@@ -140,6 +144,47 @@ def add_features(pd: ModuleType, t: Trips) -> None:
         fare_per_mile=(df["fare_amount"] / df["trip_distance"]).round(2),
         total_amount=df["fare_amount"] + df["tip_amount"],
     )
+
+
+# --- join -----------------------------------------------------------------------------------------------------
+
+
+@step("zones", stage="join")
+def join_zones(pd: ModuleType, t: Trips) -> None:
+    """Left join with the zones lookup table on the pickup zone.
+
+    Adds each trip's pickup borough and zone name (merge how="left", then drop the lookup's key).
+    """
+    zones = pd.DataFrame(t.zones)
+    joined = t.df.merge(zones, left_on="PULocationID", right_on="LocationID", how="left")
+    t.df = joined.drop(columns=["LocationID"])
+
+
+# --- groupby --------------------------------------------------------------------------------------------------
+
+
+@step("by borough", stage="groupby")
+def borough_report(pd: ModuleType, t: Trips) -> None:
+    """groupby-aggregate: trips, fares, tips and miles per borough and payment type.
+
+    Named aggregations (count, mean, median, std, sum, max) over two keys, as_index=False.
+    """
+    t.reports["by borough"] = t.df.groupby(["borough", "payment_type"], as_index=False).agg(
+        trips=("trip_id", "count"),
+        mean_fare=("fare_amount", "mean"),
+        median_fare=("fare_amount", "median"),
+        fare_std=("fare_amount", "std"),
+        tip_pct=("tip_pct", "mean"),
+        miles=("trip_distance", "sum"),
+        longest_min=("duration_min", "max"),
+    )
+
+
+@step("busiest zones", stage="groupby")
+def busiest_zones(pd: ModuleType, t: Trips) -> None:
+    """value_counts of pickup zones: the ten busiest, and the distinct passenger counts per borough."""
+    t.reports["busiest zones"] = t.df["zone"].value_counts().head(10).to_frame()
+    t.reports["passengers per borough"] = t.df.groupby("borough")["passenger_count"].nunique().to_frame()
 
 
 # --- reduce ---------------------------------------------------------------------------------------------------

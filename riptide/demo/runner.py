@@ -122,7 +122,9 @@ def compare(mine: Trips, theirs: Trips, rtol: float = RTOL) -> list[str]:
     import pandas
 
     problems = []
-    for what, left, right in (("result frame", mine.df, theirs.df), ("describe()", mine.describe, theirs.describe)):
+    frames = [("result frame", mine.df, theirs.df), ("describe()", mine.describe, theirs.describe)]
+    frames += [(f"report {name!r}", mine.reports.get(name), want) for name, want in theirs.reports.items()]
+    for what, left, right in frames:
         try:
             pandas.testing.assert_frame_equal(_to_pandas(left), right, check_exact=False, rtol=rtol, atol=0.0)
         except AssertionError as exc:
@@ -168,6 +170,10 @@ def _print_results(mine: PipelineRun, theirs: PipelineRun | None, out: TextIO) -
     for key in keys:
         table.append([key] + [_fmt_value(r.trips.summary[key]) for r in (mine, theirs) if r is not None and r.ok])
     _print_table(table, out)
+
+    for name, report in shown.trips.reports.items():
+        print(f"\n{name} ({shown.library})", file=out)
+        print(report, file=out)
 
     print(f"\ndescribe() ({shown.library})", file=out)
     print(shown.trips.describe, file=out)

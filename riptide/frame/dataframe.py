@@ -24,6 +24,13 @@ from riptide.core.ops import cast, scan
 from riptide.frame import indexing
 from riptide.frame.index import Index, as_index, default_index
 from riptide.frame.operators import OperatorMethods
+from riptide.frame.sorting import FrameSortingMethods
+from riptide.frame.groupby import FrameGroupByMethods
+from riptide.frame.merge import FrameMergeMethods
+from riptide.frame.reshape import FrameReshapeMethods
+from riptide.frame.duplicates import FrameDuplicatesMethods
+from riptide.frame.window import FrameWindowMethods
+from riptide.frame.stacking import FrameStackingMethods
 from riptide.frame.series import Series, _drop_positions, reindex_column
 
 __all__ = ["DataFrame"]
@@ -31,7 +38,9 @@ __all__ = ["DataFrame"]
 _NO_DEFAULT = object()
 
 
-class DataFrame(OperatorMethods):
+class DataFrame(
+    OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods, FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods
+):  # fmt: skip
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 
     Parameters
@@ -45,7 +54,11 @@ class DataFrame(OperatorMethods):
     copy : bool, optional
     """
 
-    __slots__ = ("_data", "_index", "__weakref__")
+    # _column_names: the names of the column axis (pandas' ``df.columns.names``, one per level of tuple labels);
+    # unset (None) for most frames. Labels themselves are the keys of _data.
+    # _column_axis: (labels, pandas Index) recording the labels' dtypes (a categorical or uint8 level of labels,
+    # as unstack makes them); used by ``columns`` only while the frame still has exactly those labels.
+    __slots__ = ("_data", "_index", "_column_names", "_column_axis", "__weakref__")
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """``np.log(df)`` runs column by column on the device; ``np.float64(2) * df`` is the reflected operator."""
         from riptide.frame.ufuncs import apply_ufunc
@@ -71,6 +84,13 @@ class DataFrame(OperatorMethods):
             columns_data = {k: c.copy() for k, c in columns_data.items()}
         self._data: dict[Hashable, Column] = columns_data
         self._index = data_index
+        if isinstance(data, pd.DataFrame) and columns is None:
+            self._set_column_axis(data.columns)
+        elif isinstance(data, DataFrame) and columns is None:
+            self._column_names = data._column_axis_names()
+            axis = data._column_axis_index()
+            if axis is not None:
+                self._set_column_axis(axis)
 
     @classmethod
     def _from_columns(cls, columns: dict[Hashable, Column], index: Index) -> DataFrame:
@@ -80,7 +100,29 @@ class DataFrame(OperatorMethods):
         return frame
 
     def _with_columns(self, columns: dict[Hashable, Column], index: Index | None = None) -> DataFrame:
-        return DataFrame._from_columns(columns, self._index if index is None else index)
+        result = DataFrame._from_columns(columns, self._index if index is None else index)
+        names = self._column_axis_names()
+        if names is not None:
+            result._column_names = names
+        axis = getattr(self, "_column_axis", None)
+        if axis is not None and tuple(columns) == axis[0]:
+            result._column_axis = axis
+        return result
+
+    def _column_axis_names(self) -> list[Any] | None:
+        """The column axis' level names (``df.columns.names``), or None when unnamed."""
+        return getattr(self, "_column_names", None)
+
+    def _column_axis_index(self) -> pd.Index | None:
+        """The recorded pandas Index of the column labels (with their dtypes), if it still fits the labels."""
+        axis = getattr(self, "_column_axis", None)
+        return axis[1] if axis is not None and tuple(self._data) == axis[0] else None
+
+    def _set_column_axis(self, labels: pd.Index) -> None:
+        """Record the column labels as a pandas Index (their dtypes and names); labels must be this frame's."""
+        self._column_axis = (tuple(self._data), labels)
+        names = list(labels.names)
+        self._column_names = names if any(n is not None for n in names) else None
 
     def _map_columns(self, fn: Callable[[Column], Column]) -> DataFrame:
         return self._with_columns({label: fn(column) for label, column in self._data.items()})
@@ -100,15 +142,24 @@ class DataFrame(OperatorMethods):
 
     @property
     def columns(self) -> pd.Index:
-        return pd.Index(list(self._data.keys()), dtype=object if not self._data else None)
+        labels = self._column_axis_index()
+        if labels is None:
+            labels = pd.Index(list(self._data.keys()), dtype=object if not self._data else None)
+        return _named_axis(labels, self._column_axis_names())
 
     @columns.setter
     def columns(self, labels: Any) -> None:
+        names = list(labels.names) if isinstance(labels, pd.Index | Index) else None
+        given = labels
         labels = list(labels)
         if len(labels) != len(self._data):
             raise ValueError(f"Length mismatch: Expected axis has {len(self._data)} elements, new values have "
                              f"{len(labels)} elements")  # fmt: skip
+        self._column_names = names if names is not None and any(n is not None for n in names) else None
+        self._column_axis = None
         self._data = dict(zip(labels, self._data.values()))
+        if isinstance(given, pd.Index) and len(self._data) == len(labels):
+            self._set_column_axis(given)  # keep the labels' dtypes (a CategoricalIndex stays one)
 
     @property
     def dtypes(self) -> pd.Series:
@@ -163,11 +214,17 @@ class DataFrame(OperatorMethods):
     def to_pandas(self) -> pd.DataFrame:
         arrays = {label: column.to_pandas_array() for label, column in self._data.items()}
         index = self._index.to_pandas()
+        axis = self._column_axis_index()
         if not arrays:
-            return pd.DataFrame(index=index)
+            return pd.DataFrame(index=index) if axis is None else pd.DataFrame(index=index, columns=self.columns)
         frame = pd.DataFrame(arrays, index=index, copy=False)
-        if list(frame.columns) != list(self._data):  # labels like 0 and "0" or duplicates keep their order
+        if axis is not None:
+            frame.columns = axis
+        elif list(frame.columns) != list(self._data):  # labels like 0 and "0" or duplicates keep their order
             frame.columns = list(self._data)
+        names = self._column_axis_names()
+        if names is not None:
+            frame.columns = _named_axis(frame.columns, names)
         return frame
 
     def to_arrow(self, preserve_index: bool | None = None) -> Any:
@@ -256,10 +313,32 @@ class DataFrame(OperatorMethods):
                 key, len(self), self._xp())))  # fmt: skip
         if is_scalar(key) or isinstance(key, tuple):
             if key not in self._data:
-                raise KeyError(key)
+                return self._column_prefix(key)
             return self._column_series(key)
         labels = list(key.tolist() if hasattr(key, "tolist") else key)
         return self._select_columns(labels)
+
+    def _column_prefix(self, key: Any) -> Any:
+        """``df["a"]`` with tuple column labels: the columns whose first labels are ``key``, labelled by the rest
+        (pandas' selection from MultiIndex columns). One column left whose rest is "" is returned as a Series."""
+        depth = _column_depth(list(self._data))
+        parts = key if isinstance(key, tuple) else (key,)
+        k = len(parts)
+        if depth == 1 or k >= depth:
+            raise KeyError(key)
+        chosen = {(label[k:] if depth - k > 1 else label[k]): column for label, column in self._data.items()
+                  if label[:k] == parts}  # fmt: skip
+        if not chosen:
+            raise KeyError(key)
+        if len(chosen) == 1:
+            (rest,) = chosen
+            if (rest[0] if isinstance(rest, tuple) else rest) == "":
+                return Series._from_column(next(iter(chosen.values())), self._index, key)
+        result = DataFrame._from_columns(chosen, self._index)
+        names = self._column_axis_names()
+        if names is not None and any(n is not None for n in names[k:]):
+            result._column_names = names[k:]
+        return result
 
     def _select_columns(self, labels: list[Hashable]) -> DataFrame:
         _refuse_duplicate_labels(labels)
@@ -271,8 +350,8 @@ class DataFrame(OperatorMethods):
         return self._with_columns({label: self._data[label] for label in labels})
 
     def _select_rows(self, selection: indexing.RowSelection) -> DataFrame:
-        return DataFrame._from_columns({label: selection.apply_column(column) for label, column in self._data.items()},
-                                       selection.apply_index(self._index))  # fmt: skip
+        return self._with_columns({label: selection.apply_column(column) for label, column in self._data.items()},
+                                  selection.apply_index(self._index))  # fmt: skip
 
     def _xp(self) -> Any:
         if self._data:
@@ -414,8 +493,9 @@ class DataFrame(OperatorMethods):
         return self._finish_selection(rows, columns)
 
     def _loc_get(self, key: Any) -> Any:
-        rows_key, cols_key = self._split_key(indexing.callable_key(key, self))
-        rows = indexing.loc_rows(rows_key, self._index, self._xp())
+        key = indexing.callable_key(key, self)
+        rows_key, cols_key = (key, slice(None)) if indexing.is_row_tuple(key, self._index) else self._split_key(key)
+        rows = indexing.loc_rows(rows_key, self._index, self._xp(), frame=True)
         return self._finish_selection(rows, self._column_labels(cols_key))
 
     def _set_rows(self, rows: indexing.RowSelection, labels: list[Hashable], value: Any) -> None:
@@ -548,29 +628,89 @@ class DataFrame(OperatorMethods):
             columns = {k: cast.astype(c, dtype) for k, c in self._data.items()}
         return self._with_columns(columns)
 
-    def reset_index(self, drop: bool = False, inplace: bool = False) -> DataFrame | None:
+    def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
+                    col_fill: Any = "", allow_duplicates: bool = False, names: Any = None) -> DataFrame | None:
+        """Index levels back to columns (all, or ``level``), in front, in level order; a RangeIndex when no level
+        is left. Unnamed levels become ``index`` (``level_0`` if taken) or ``level_<i>`` for a MultiIndex."""
+        index = self._index
+        numbers = list(range(index.nlevels)) if level is None else sorted(set(index._level_numbers(level)))
         columns = dict(self._data)
         if not drop:
-            name = self._index.name if self._index.name is not None else ("index" if "index" not in columns else
-                                                                           "level_0")  # fmt: skip
-            columns = {name: self._index._as_column(), **columns}
-        result = self._with_columns(columns, default_index(len(self), self._xp()))
+            labels = _reset_names(index, names, "level_0" if "index" in columns else "index")
+            depth = _column_depth(list(columns))
+            moved = {}
+            for i in numbers:
+                label = _filled_label(labels[i], depth, col_level, col_fill, self.columns)
+                if label in columns or label in moved:
+                    raise ValueError(f"cannot insert {label}, already exists")
+                moved[label] = index._key_columns()[i]
+            columns = {**moved, **columns}
+        kept = [i for i in range(index.nlevels) if i not in numbers]
+        new_index = index._keep_levels(kept) if kept else default_index(len(self), self._xp())
+        result = self._with_columns(columns, new_index)
         if inplace:
             self._data, self._index = result._data, result._index
             return None
         return result
 
-    def set_index(self, keys: Any, drop: bool = True) -> DataFrame:
-        if isinstance(keys, list):
-            if len(keys) != 1:
-                raise NotImplementedError("a MultiIndex arrives with groupby (issue 3)")
-            keys = keys[0]
-        if isinstance(keys, Series | Index):
-            return self._with_columns(dict(self._data), as_index(keys))
-        if keys not in self._data:
-            raise KeyError(f"None of ['{keys}'] are in the columns")
-        columns = {k: v for k, v in self._data.items() if not (drop and k == keys)}
-        return self._with_columns(columns, Index._from_column(self._data[keys], keys))
+    def droplevel(self, level: Any, axis: Any = 0) -> DataFrame:
+        """Without the given level(s) of the row index (``axis=0``) or of the tuple column labels (``axis=1``)."""
+        if axis in (0, "index"):
+            return self._with_columns(dict(self._data), self._index.droplevel(level))
+        if axis not in (1, "columns"):
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
+        axis_labels = self.columns.droplevel(level)  # host labels: pandas' rules and errors
+        result = self._with_columns(dict(zip(axis_labels.tolist(), self._data.values())))
+        if len(result._data) != len(self._data):
+            raise ValueError("riptide DataFrames need unique column labels; dropping the level would repeat some")
+        result._set_column_axis(axis_labels)
+        return result
+
+    def set_index(self, keys: Any, *, drop: bool = True, append: bool = False, inplace: bool = False,
+                  verify_integrity: bool = False) -> DataFrame | None:
+        """Columns (labels) or arrays as the row index: one key gives an Index, several a MultiIndex."""
+        from riptide.frame.multi_index import MultiIndex
+
+        key_list = keys if isinstance(keys, list) else [keys]
+        n = len(self)
+        level_columns: list[Column] = []
+        level_names: list[Any] = []
+        if append:
+            level_columns += self._index._key_columns()
+            level_names += self._index.names
+        dropped = []
+        missing_labels = []
+        for key in key_list:
+            if isinstance(key, Series | Index | pd.Series | pd.Index | np.ndarray | list | range) or (
+                    _device.is_device_array(key)):  # fmt: skip
+                arrays = as_index(key) if not isinstance(key, Series) else Index._from_column(key._column, key.name)
+                if isinstance(key, np.ndarray) or _device.is_device_array(key) or isinstance(key, list):
+                    arrays.name = None
+                if len(arrays) != n:
+                    raise ValueError(f"Length mismatch: Expected {n} rows, received array of length {len(arrays)}")
+                level_columns += arrays._key_columns()
+                level_names += arrays.names
+            elif key in self._data:
+                level_columns.append(self._data[key])
+                level_names.append(key)
+                dropped.append(key)
+            else:
+                missing_labels.append(key)
+        if missing_labels:
+            raise KeyError(f"None of {missing_labels} are in the columns")
+        if len(level_columns) == 1:
+            new_index: Index = Index._from_column(level_columns[0], level_names[0])
+        else:
+            new_index = MultiIndex._from_columns(level_columns, level_names)
+        if verify_integrity and not new_index.is_unique:
+            duplicated = new_index.take(self._xp().flatnonzero(~_first_occurrence(new_index)))
+            raise ValueError(f"Index has duplicate keys: {duplicated.to_pandas()}")
+        columns = {k: v for k, v in self._data.items() if not (drop and k in dropped)}
+        result = self._with_columns(columns, new_index)
+        if inplace:
+            self._data, self._index = result._data, result._index
+            return None
+        return result
 
     def reindex(self, index: Any = None, columns: Any = None, fill_value: Any = None) -> DataFrame:
         result = self
@@ -877,6 +1017,61 @@ def _fill_dtype(value: Any) -> Any:
     if isinstance(value, str):
         return dtypes.STRING
     return np.dtype(np.float64) if not isinstance(value, bool) else pd.BooleanDtype()
+
+
+def _named_axis(labels: pd.Index, names: list[Any] | None) -> pd.Index:
+    """Column labels with the frame's axis names, when they fit the labels' number of levels."""
+    if names is None or len(names) != labels.nlevels:
+        return labels
+    return labels.set_names(names)
+
+
+def _reset_names(index: Index, names: Any, default: Any) -> list[Any]:
+    """The column labels reset_index gives the levels: ``names``, else the level names, else defaults."""
+    if names is not None:
+        if isinstance(names, int | str):
+            names = [names]
+        if not isinstance(names, list | tuple):
+            raise ValueError("Index names must be str or 1-dimensional list")
+        names = list(names)
+        if len(names) != index.nlevels:
+            raise ValueError(f"Length of names must match number of levels in MultiIndex ({index.nlevels}), got "
+                             f"{len(names)}")  # fmt: skip
+        return names
+    if index.nlevels == 1:
+        return [default if index.name is None else index.name]
+    return [name if name is not None else f"level_{i}" for i, name in enumerate(index.names)]
+
+
+def _column_depth(labels: list[Hashable]) -> int:
+    """How many levels the column labels have: the tuple length when all are tuples of one length, else 1."""
+    if labels and all(isinstance(label, tuple) for label in labels):
+        lengths = {len(label) for label in labels}
+        if len(lengths) == 1:
+            return lengths.pop()
+    return 1
+
+
+def _filled_label(name: Any, depth: int, col_level: Any, col_fill: Any, columns: pd.Index) -> Any:
+    """A label for a new column among ``depth``-level labels: ``name`` at ``col_level``, ``col_fill`` elsewhere."""
+    if depth == 1:
+        return name
+    parts = list(name) if isinstance(name, tuple) else [name]
+    level = columns._get_level_number(col_level) if not isinstance(col_level, int) else col_level
+    fill = parts[0] if col_fill is None else col_fill
+    filled = [fill] * level + parts
+    return tuple(filled + [fill] * (depth - len(filled)))
+
+
+def _first_occurrence(index: Index) -> Any:
+    """Bool per row: no earlier row has the same label."""
+    from riptide.core.ops.grouping import group_rows
+
+    groups = group_rows(index._key_columns(), sort=False, dropna=False)
+    xp = groups.xp
+    first = xp.zeros(len(index), dtype=bool)
+    first[groups.first_rows] = True
+    return first
 
 
 def _needs_reindex(current: Index, target: Index) -> bool:

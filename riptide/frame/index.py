@@ -68,6 +68,11 @@ class Index:
     def _as_column(self) -> Column:
         return self._column
 
+    def _key_columns(self) -> list[Column]:
+        """The label columns, one per level (a MultiIndex has several): what sorting, grouping and joining
+        on the index use."""
+        return [self._as_column()]
+
     @property
     def _namespace(self) -> Any:
         """numpy or cupy: where the labels live (a RangeIndex answers without materializing)."""
@@ -95,6 +100,39 @@ class Index:
     @property
     def names(self) -> list[Any]:
         return [self.name]
+
+    @property
+    def nlevels(self) -> int:
+        return 1
+
+    def _level_number(self, level: Any) -> int:
+        """0 for this index's one level, given by name or as 0 / -1 (pandas' errors otherwise)."""
+        if isinstance(level, int | np.integer) and not isinstance(level, bool) and level != self.name:
+            if level < -1:
+                raise IndexError(f"Too many levels: Index has only 1 level, {level} is not a valid level number")
+            if level > 0:
+                raise IndexError(f"Too many levels: Index has only 1 level, not {level + 1}")
+            return 0
+        if level != self.name:
+            raise KeyError(f"Requested level ({level}) does not match index name ({self.name})")
+        return 0
+
+    def _level_numbers(self, level: Any) -> list[int]:
+        """Level numbers of one level or a list of them (a tuple is one name, as a label)."""
+        levels = [level] if is_scalar(level) or isinstance(level, str | tuple) else list(level)
+        return [self._level_number(lev) for lev in levels]
+
+    def get_level_values(self, level: Any) -> Index:
+        self._level_number(level)
+        return self
+
+    def droplevel(self, level: Any = 0) -> Index:
+        self._level_numbers(level)
+        raise ValueError("Cannot remove 1 levels from an index with 1 levels: at least one level must be left.")
+
+    def _keep_levels(self, numbers: list[int]) -> Index:
+        """The index made of these levels, in this order (a flat index has only level 0)."""
+        return self
 
     @property
     def nbytes(self) -> int:
@@ -296,14 +334,7 @@ class Index:
             none = xp.full(target.size, -1, dtype=np.int64)
             return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
         codes, _ = factorize(combined)
-        own, wanted = codes[: column.size], codes[column.size :]
-        order = stable_argsort(own, xp)
-        sorted_codes = own[order]
-        left = xp.searchsorted(sorted_codes, wanted, side="left")
-        right = xp.searchsorted(sorted_codes, wanted, side="right")
-        counts = xp.where(wanted < 0, 0, right - left)  # a missing label matches nothing
-        first = xp.where(counts > 0, order[xp.minimum(left, column.size - 1)], -1)
-        return first, counts, order, left
+        return _match_codes(codes[: column.size], codes[column.size :], xp)
 
     def union(self, other: Index, sort: bool | None = None) -> Index:
         """Distinct labels of both, sorted (as pandas' union with ``sort=None`` when sortable)."""
@@ -321,6 +352,17 @@ class Index:
         if bool((~valid).any()):
             result = concat_columns([result, combined.take(xp.flatnonzero(~valid)[:1])])
         return Index._from_column(result, name)
+
+
+def _match_codes(own: Any, wanted: Any, xp: Any) -> tuple[Any, Any, Any, Any]:
+    """Match ``wanted`` codes against ``own`` codes (one numbering; -1 matches nothing): as ``Index._match``."""
+    order = stable_argsort(own, xp)
+    sorted_codes = own[order]
+    left = xp.searchsorted(sorted_codes, wanted, side="left")
+    right = xp.searchsorted(sorted_codes, wanted, side="right")
+    counts = xp.where(wanted < 0, 0, right - left)  # a missing label matches nothing
+    first = xp.where(counts > 0, order[xp.minimum(left, own.shape[0] - 1)], -1)
+    return first, counts, order, left
 
 
 def _label_column(labels: Any, xp: Any) -> Column:
@@ -486,6 +528,14 @@ def as_index(obj: Any, name: Any = None) -> Index:
         return RangeIndex(obj, name=name)
     if isinstance(obj, pd.RangeIndex):
         return RangeIndex(obj.start, obj.stop, obj.step, name=obj.name if name is None else name)
-    if isinstance(obj, pd.MultiIndex):
-        raise NotImplementedError("MultiIndex arrives with groupby (issue 3)")
+    if isinstance(obj, pd.MultiIndex) or _is_list_of_tuples(obj):
+        from riptide.frame.multi_index import MultiIndex
+
+        result = MultiIndex.from_pandas(obj) if isinstance(obj, pd.MultiIndex) else MultiIndex.from_tuples(obj)
+        return result if name is None else result.set_names(name)
     return Index(obj, name=name)
+
+
+def _is_list_of_tuples(obj: Any) -> bool:
+    """pandas makes a MultiIndex from a non-empty list of tuples (all of them tuples)."""
+    return isinstance(obj, list) and len(obj) > 0 and all(isinstance(t, tuple) for t in obj)

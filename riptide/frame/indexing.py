@@ -29,12 +29,15 @@ __all__ = ["positions_from_key", "RowSelection", "set_rows", "scalar_at", "ILocI
 class RowSelection:
     """Which rows a key picked: a positional ``slice`` or an int64 position array."""
 
-    __slots__ = ("slice", "positions", "scalar")
+    __slots__ = ("slice", "positions", "scalar", "drop_levels")
 
-    def __init__(self, slice_: slice | None = None, positions: Any = None, scalar: bool = False):
+    def __init__(self, slice_: slice | None = None, positions: Any = None, scalar: bool = False,
+                 drop_levels: tuple[int, ...] = ()):  # fmt: skip
         self.slice = slice_
         self.positions = positions
         self.scalar = scalar  # the key was one label/position: the result drops a dimension
+        # MultiIndex levels that a key fixed to one label: the selected rows lose them (pandas' partial keys).
+        self.drop_levels = drop_levels
 
     @classmethod
     def of_slice(cls, start: int, stop: int, step: int, xp: Any) -> RowSelection:
@@ -54,8 +57,12 @@ class RowSelection:
 
     def apply_index(self, index: Any) -> Any:
         if self.slice is not None:
-            return index._slice(self.slice.start, self.slice.stop, self.slice.step)
-        return index.take(self.positions)
+            result = index._slice(self.slice.start, self.slice.stop, self.slice.step)
+        else:
+            result = index.take(self.positions)
+        if self.drop_levels:
+            result = result._keep_levels([i for i in range(index.nlevels) if i not in self.drop_levels])
+        return result
 
     def as_mask(self, n: int, xp: Any) -> Any:
         """The selection as a bool array of length ``n``."""
@@ -128,12 +135,17 @@ def iloc_rows(key: Any, n: int, xp: Any) -> RowSelection:
     return RowSelection(positions=positions_from_key(key, n, xp))
 
 
-def loc_rows(key: Any, index: Any, xp: Any) -> RowSelection:
-    """The rows a ``.loc`` row key picks (labels, label slices, lists, bool masks)."""
+def loc_rows(key: Any, index: Any, xp: Any, frame: bool = False) -> RowSelection:
+    """The rows a ``.loc`` row key picks (labels, label slices, lists, bool masks).
+
+    ``frame``: the key is a DataFrame's row key, whose ``slice(None)`` parts keep every MultiIndex level (pandas).
+    """
     from riptide.frame.series import Series
 
     n = len(index)
     if isinstance(key, slice):
+        if index.nlevels > 1:
+            return RowSelection.of_slice(*index._label_slice(key), xp=xp)
         return RowSelection.of_slice(*_label_slice(key, index), xp=xp)
     if isinstance(key, Series) and _is_bool_array(key):
         if not (key.index is index or key.index.equals(index)):
@@ -148,8 +160,42 @@ def loc_rows(key: Any, index: Any, xp: Any) -> RowSelection:
         location = index.get_loc(key)
         if isinstance(location, int):
             return RowSelection(slice(location, location + 1, 1), scalar=True)
-        return RowSelection(positions=xp.flatnonzero(location))
+        drop = _fixed_levels(key, index.nlevels, frame)
+        if isinstance(location, slice):
+            return RowSelection(location, drop_levels=drop)
+        return RowSelection(positions=xp.flatnonzero(location), drop_levels=drop)
     return RowSelection(positions=index._positions_of_labels(key))
+
+
+def _fixed_levels(key: Any, nlevels: int, frame: bool = False) -> tuple[int, ...]:
+    """The MultiIndex levels a key fixes to one label, which pandas drops from the result: all of them for a
+    partial key (fewer labels than levels), those given a scalar when other parts are lists or ``slice(None)``
+    (a DataFrame keeps them all when a part is a slice), none for a full key of labels (its rows keep their whole
+    labels)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if nlevels == 1 or (frame and any(isinstance(part, slice) for part in parts)):
+        return ()
+    fixed = tuple(i for i, part in enumerate(parts) if is_scalar(part))
+    if len(fixed) == nlevels:
+        return ()
+    return fixed
+
+
+def is_row_tuple(key: Any, index: Any) -> bool:
+    """Whether a DataFrame's ``.loc`` tuple key is one label of its MultiIndex rather than (rows, columns).
+
+    As pandas: a tuple without slices is first tried as a row label; one longer than two that is not found
+    raises KeyError, a shorter one is read as (rows, columns).
+    """
+    if index.nlevels == 1 or not isinstance(key, tuple) or any(isinstance(k, slice | list) for k in key):
+        return False
+    try:
+        index.get_loc(key)
+    except KeyError:
+        if 2 < len(key) <= index.nlevels:
+            raise
+        return False
+    return True
 
 
 def _label_slice(key: slice, index: Any) -> tuple[int, int, int]:

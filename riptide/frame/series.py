@@ -20,13 +20,22 @@ from riptide.core.ops import binary, cast, missing, reduce, scan
 from riptide.frame import indexing
 from riptide.frame.index import Index, as_index, default_index
 from riptide.frame.operators import OperatorMethods
+from riptide.frame.sorting import SeriesSortingMethods
+from riptide.frame.groupby import SeriesGroupByMethods
+from riptide.frame.merge import SeriesMergeMethods
+from riptide.frame.reshape import SeriesReshapeMethods
+from riptide.frame.duplicates import SeriesDuplicatesMethods
+from riptide.frame.window import SeriesWindowMethods
+from riptide.frame.stacking import SeriesStackingMethods
 
 __all__ = ["Series"]
 
 _NO_DEFAULT = object()
 
 
-class Series(OperatorMethods):
+class Series(
+    OperatorMethods, SeriesSortingMethods, SeriesGroupByMethods, SeriesMergeMethods, SeriesReshapeMethods, SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods
+):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 
     Parameters
@@ -246,10 +255,27 @@ class Series(OperatorMethods):
     def tail(self, n: int = 5) -> Series:
         return self.iloc[len(self):] if n == 0 else self.iloc[-n:]  # -0 would mean "everything"
 
-    def reset_index(self, drop: bool = False, name: Any = _NO_DEFAULT) -> Any:
+    def reset_index(self, level: Any = None, *, drop: bool = False, name: Any = _NO_DEFAULT, inplace: bool = False,
+                    allow_duplicates: bool = False) -> Any:
+        """Index levels (all, or ``level``) back to columns of a DataFrame; with ``drop``, a Series without them."""
         if drop:
-            return Series._from_column(self._column, default_index(len(self), self._column.xp), self.name)
-        return self.to_frame(name).reset_index()
+            numbers = list(range(self._index.nlevels)) if level is None else self._index._level_numbers(level)
+            kept = [i for i in range(self._index.nlevels) if i not in numbers]
+            index = self._index._keep_levels(kept) if kept else default_index(len(self), self._column.xp)
+            if inplace:
+                self._index = index
+                return None
+            return Series._from_column(self._column, index, self.name)
+        if inplace:
+            raise TypeError("Cannot reset_index inplace on a Series to create a DataFrame")
+        label = (0 if self.name is None else self.name) if name is _NO_DEFAULT else name
+        return self.to_frame(label).reset_index(level=level, allow_duplicates=allow_duplicates)
+
+    def droplevel(self, level: Any, axis: Any = 0) -> Series:
+        """Without the given index level(s) (a MultiIndex keeps at least one)."""
+        if axis not in (0, "index"):
+            raise ValueError(f"No axis named {axis} for object type Series")
+        return Series._from_column(self._column, self._index.droplevel(level), self.name)
 
     def drop(self, labels: Any = None, *, index: Any = None, errors: str = "raise") -> Series:
         labels = index if labels is None else labels
@@ -744,6 +770,18 @@ def _drop_positions(index: Index, labels: Any, errors: str) -> Any:
     xp = index._namespace
     label_list = [labels] if is_scalar(labels) or isinstance(labels, tuple) else labels
     drop = xp.zeros(len(index), dtype=bool)
+    if index.nlevels > 1:  # tuples, or first-level labels that drop all their rows: one lookup per label
+        absent = []
+        for label in label_list:
+            try:
+                location = index.get_loc(label)
+            except KeyError:
+                absent.append(label)
+                continue
+            drop[location] = True  # an int, a slice or a bool mask of the rows
+        if absent and errors == "raise":
+            raise KeyError(f"{absent} not found in axis")
+        return xp.flatnonzero(~drop)
     matched = index._match(Index(label_list)._as_column())
     counts = matched[1]
     if errors == "raise" and bool((counts == 0).any()):

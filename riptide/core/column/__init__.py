@@ -10,6 +10,7 @@ from riptide.core.column.build import (
     is_scalar,
 )
 from riptide.core.column.categorical import CategoricalColumn
+from riptide.core.column.list import ListColumn
 from riptide.core.column.numeric import NumericColumn
 from riptide.core.column.string import StringColumn
 
@@ -18,6 +19,7 @@ __all__ = [
     "NumericColumn",
     "StringColumn",
     "CategoricalColumn",
+    "ListColumn",
     "as_column",
     "column_from_arrow",
     "column_from_pandas",

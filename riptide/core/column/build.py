@@ -18,6 +18,7 @@ from riptide.core import dtypes
 from riptide.core.column.base import Column
 from riptide.core.column.categorical import CategoricalColumn, codes_dtype_for
 from riptide.core.column.numeric import NumericColumn
+from riptide.core.column.list import ListColumn
 from riptide.core.column.string import StringColumn
 
 __all__ = ["as_column", "concat_columns", "column_from_pandas", "column_from_arrow", "full", "infer_scalar_dtype", "is_scalar"]
@@ -51,6 +52,8 @@ def column_from_pandas(values: Any, xp: types.ModuleType) -> Column:
                 return NumericColumn(xp.full(len(objects), np.nan))
             inferred = pd.array(objects)
             if pd.api.types.is_object_dtype(inferred.dtype):
+                if (lists := ListColumn.from_objects(objects, xp)) is not None:  # Python lists: a list column
+                    return lists
                 kinds = sorted({type(v).__name__ for v in np.asarray(values, dtype=object)[:1000]})
                 raise TypeError(f"riptide columns cannot hold Python objects (found {', '.join(kinds)}); "
                                 "convert the column to one dtype first, e.g. .astype(str) or pd.to_numeric")
@@ -84,6 +87,8 @@ def column_from_arrow(array: pa.Array | pa.ChunkedArray, xp: types.ModuleType) -
         return NumericColumn.from_arrow(array.cast(pa.timestamp("s")), xp)
     if pa.types.is_null(typ):
         return NumericColumn(xp.full(len(array), np.nan))
+    if pa.types.is_list(typ) or pa.types.is_large_list(typ):
+        return ListColumn.from_arrow(array, xp)
     if (pa.types.is_integer(typ) or pa.types.is_floating(typ) or pa.types.is_boolean(typ)
             or pa.types.is_timestamp(typ) or pa.types.is_duration(typ)):  # fmt: skip
         if pa.types.is_float16(typ):

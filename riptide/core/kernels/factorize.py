@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from riptide.core.kernels.scatter import scatter_add
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import lexsort
 
@@ -85,16 +86,8 @@ def string_sort_keys(column: Any, xp: types.ModuleType) -> list[Any]:
         contribution = column.chars[: rows.shape[0]].astype(np.uint64) << shift
         slot = (position // 8) * n + rows
         # Bits of different bytes never overlap, so adding them is OR-ing them.
-        _scatter_add(words, slot, contribution, xp)
+        scatter_add(words, slot, contribution, xp)
     keys = [words[w * n : (w + 1) * n] for w in range(n_words)]
     keys.append(lengths.astype(np.int64))
     return keys
 
-
-def _scatter_add(target: Any, indices: Any, values: Any, xp: types.ModuleType) -> None:
-    if xp is np:
-        np.add.at(target, indices, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(target, indices, values)

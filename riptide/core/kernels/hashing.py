@@ -1,0 +1,396 @@
+"""GPU hash tables over the rows of key columns: group rows, and look rows up (CuPy only).
+
+Sorting 1e8 keys to find equal ones costs ~10 ms on an H200; hashing them costs one pass. The
+table stores, per slot, the row that claimed it (open addressing, linear probing, claimed with
+``atomicCAS``); a row whose key equals the claimant's joins that slot. Equality is exact: rows are
+compared word by word, and strings byte by byte, never by hash alone.
+
+Keys reach the kernels as :class:`KeyWords`: for each key column either one int64 word per row
+(integers, bools, datetimes, categorical codes, floats with ``-0.0`` folded into ``0.0`` and every NaN
+into one pattern) or a string's offsets + bytes, plus a word that flags missing values where
+missing must be a value of its own. :func:`key_words` builds them from columns.
+
+* :func:`hash_group` numbers the distinct keys (in slot order) and names one row of each.
+* :func:`build_table` / :func:`probe_table` find, for each probe row, the slot of the equal build row.
+
+The kernel source is generated per key layout (how many word columns, how many string columns) and
+compiled once per layout by CuPy. The NumPy path of every caller sorts instead (``factorize``).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from riptide.core import dtypes
+from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
+
+__all__ = ["KeyWords", "key_words", "hash_group", "HashTable", "build_table", "probe_table", "MAX_ROWS"]
+
+MAX_ROWS = 2**31 - 1  # slots and rows are int32 in the kernels' per-row outputs
+# A grouping's first table fits the H200's L2 (2**22 slots). Keys with more distinct values than half of it make the
+# kernel stop early and the table is rebuilt at twice the row count. A join's build side, whose keys are usually
+# distinct, starts at that size (``expect_distinct``).
+_FIRST_CAPACITY = 2**22
+_MAX_LOAD = 0.5
+
+
+@dataclass
+class KeyWords:
+    """Key columns as the kernels read them."""
+
+    words: list[Any]  # int64 arrays, one per fixed-width key (and per missing-flag)
+    strings: list[tuple[Any, Any]]  # (offsets int64, chars uint8) per string key
+    valid: Any  # bool array or None: rows with False take no part (a missing key with dropna)
+    n: int
+
+    @property
+    def layout(self) -> tuple[int, int, bool]:
+        return len(self.words), len(self.strings), self.valid is not None
+
+    def arrays(self) -> list[Any]:
+        out = list(self.words)
+        for offsets, chars in self.strings:
+            out += [offsets, chars]
+        return out
+
+
+def key_words(columns: list[Column], dropna: bool) -> KeyWords:
+    """Kernel inputs for ``columns``: with ``dropna`` a row with any missing key is left out, else missing is a
+    value (equal to other missing values of its column, different from every non-missing value)."""
+    import cupy as cp
+
+    n = columns[0].size
+    words: list[Any] = []
+    strings: list[tuple[Any, Any]] = []
+    valid = None
+    for column in columns:
+        missing = column.isna() if column.can_hold_missing() else None
+        if missing is not None and dropna:
+            valid = ~missing if valid is None else valid & ~missing
+        if isinstance(column, StringColumn):
+            strings.append((column.offsets, column.chars))
+            if missing is not None and not dropna:
+                words.append(missing.astype(np.int64))
+            continue
+        if isinstance(column, CategoricalColumn):
+            words.append(column.codes.astype(np.int64))  # a missing code (-1) is already a value of its own
+            continue
+        assert isinstance(column, NumericColumn)
+        data = column.data
+        if data.dtype.kind == "f":
+            # +0.0 folds -0.0 into 0.0; every NaN gets one bit pattern, so NaN keys are equal to each other.
+            canonical = cp.where(cp.isnan(data), np.nan, data.astype(np.float64) + 0.0)
+            words.append(canonical.view(np.int64))
+        elif data.dtype == np.int64:
+            words.append(data)
+        else:
+            words.append(data.astype(np.int64))
+        if dtypes.is_masked(column.dtype) and not dropna:
+            # A masked row's data is arbitrary: zero it and flag it. (Flagged even without a mask, so that two
+            # masked columns always give the same layout, which a join's two sides need.)
+            mask = column.mask if column.mask is not None else cp.ones(n, dtype=bool)
+            words[-1] = cp.where(mask, words[-1], 0)
+            words.append((~mask).astype(np.int64))
+    return KeyWords(words, strings, valid, n)
+
+
+# --- kernel source --------------------------------------------------------------------------------------------
+
+_PRELUDE = r"""
+typedef long long i64;
+typedef unsigned long long u64;
+
+__device__ __forceinline__ u64 mix64(u64 h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33; return h;
+}
+__device__ __forceinline__ u64 combine(u64 h, u64 v) {
+    return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+__device__ __forceinline__ u64 hash_bytes(const unsigned char* p, i64 len) {
+    u64 h = 0xcbf29ce484222325ULL;
+    for (i64 k = 0; k < len; ++k) { h ^= p[k]; h *= 0x100000001b3ULL; }
+    return h ^ (u64)len;
+}
+__device__ __forceinline__ bool same_bytes(const unsigned char* a, i64 la, const unsigned char* b, i64 lb) {
+    if (la != lb) return false;
+    for (i64 k = 0; k < la; ++k) if (a[k] != b[k]) return false;
+    return true;
+}
+"""
+
+
+def _params(prefix: str, n_words: int, n_strings: int) -> str:
+    parts = [f"const i64* __restrict__ {prefix}w{k}" for k in range(n_words)]
+    for s in range(n_strings):
+        parts += [f"const i64* __restrict__ {prefix}o{s}", f"const unsigned char* __restrict__ {prefix}c{s}"]
+    return ", ".join(parts)
+
+
+def _hash_expr(prefix: str, row: str, n_words: int, n_strings: int) -> str:
+    lines = ["u64 h = 0x2545F4914F6CDD1DULL;"]
+    lines += [f"h = combine(h, (u64){prefix}w{k}[{row}]);" for k in range(n_words)]
+    lines += [f"h = combine(h, hash_bytes({prefix}c{s} + {prefix}o{s}[{row}], {prefix}o{s}[{row} + 1] - "
+              f"{prefix}o{s}[{row}]));" for s in range(n_strings)]  # fmt: skip
+    return "\n        ".join(lines)
+
+
+def _equal_expr(a: str, ra: str, b: str, rb: str, n_words: int, n_strings: int) -> str:
+    terms = [f"{a}w{k}[{ra}] == {b}w{k}[{rb}]" for k in range(n_words)]
+    terms += [f"same_bytes({a}c{s} + {a}o{s}[{ra}], {a}o{s}[{ra} + 1] - {a}o{s}[{ra}], "
+              f"{b}c{s} + {b}o{s}[{rb}], {b}o{s}[{rb} + 1] - {b}o{s}[{rb}])" for s in range(n_strings)]  # fmt: skip
+    return " && ".join(terms) or "true"
+
+
+@functools.cache
+def _insert_kernel(n_words: int, n_strings: int, has_valid: bool) -> Any:
+    """Insert every row; ``row_slot[i]`` = its key's slot (-1 if invalid), ``table[slot]`` = the row that claimed it."""
+    import cupy as cp
+
+    valid_param = "const bool* __restrict__ valid, " if has_valid else ""
+    skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
+    source = _PRELUDE + f"""
+extern "C" __global__ void hash_insert({_params("", n_words, n_strings)}, {valid_param}
+        const i64 n, i64* table, i64* owner_key, const i64 mask, int* row_slot,
+        u64* claimed, const u64 limit, volatile int* overflow) {{
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
+        {skip}
+        {_hash_expr("", "i", n_words, n_strings)}
+        i64 slot = (i64)(h & (u64)mask);
+        while (true) {{
+            i64 owner = table[slot];
+            if (owner < 0) {{
+                if (*overflow) return;
+                owner = (i64)atomicCAS((u64*)&table[slot], (u64)-1LL, (u64)i);
+                if (owner < 0) {{
+                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                    row_slot[i] = (int)slot;
+                    break;
+                }}
+            }}
+            if ({_equal_expr("", "owner", "", "i", n_words, n_strings)}) {{
+                row_slot[i] = (int)slot;
+                break;
+            }}
+            slot = (slot + 1) & mask;
+        }}
+    }}
+}}
+"""
+    return cp.RawKernel(source, "hash_insert")
+
+
+# The one-word table keeps the keys themselves, so that probing reads only the (L2-resident) table, not the key
+# column at the owner's row. One key value is reserved to mark empty slots; rows holding it use the extra slot
+# ``capacity``.
+_EMPTY_KEY = 0x5BD1E9955BD1E995
+
+
+@functools.cache
+def _insert_one_word_kernel(has_valid: bool) -> Any:
+    import cupy as cp
+
+    valid_param = "const bool* __restrict__ valid, " if has_valid else ""
+    skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
+    source = _PRELUDE + f"""
+extern "C" __global__ void hash_insert_one_word(const i64* __restrict__ w0, {valid_param}
+        const i64 n, i64* unused, i64* pairs, const i64 mask, int* row_slot,
+        u64* claimed, const u64 limit, volatile int* overflow) {{
+    const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
+        {skip}
+        const i64 k = w0[i];
+        if (k == EMPTY) {{
+            if (pairs[2 * (mask + 1) + 1] < 0) atomicCAS((u64*)&pairs[2 * (mask + 1) + 1], (u64)-1LL, (u64)i);
+            row_slot[i] = (int)(mask + 1);
+            continue;
+        }}
+        i64 slot = (i64)(combine(0x2545F4914F6CDD1DULL, (u64)k) & (u64)mask);
+        while (true) {{
+            i64 current = pairs[2 * slot];
+            if (current == k) break;
+            if (current == EMPTY) {{
+                if (*overflow) return;
+                current = (i64)atomicCAS((u64*)&pairs[2 * slot], (u64)EMPTY, (u64)k);
+                if (current == EMPTY) {{
+                    pairs[2 * slot + 1] = i;
+                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                    break;
+                }}
+                if (current == k) break;
+            }}
+            slot = (slot + 1) & mask;
+        }}
+        row_slot[i] = (int)slot;
+    }}
+}}
+"""
+    return cp.RawKernel(source, "hash_insert_one_word")
+
+
+@functools.cache
+def _probe_kernel(n_words: int, n_strings: int, has_valid: bool, owner: bool) -> Any:
+    """For each probe row, the slot of the equal build row, or -1."""
+    import cupy as cp
+
+    valid_param = "const bool* __restrict__ valid, " if has_valid else ""
+    skip = "if (!valid[i]) { out[i] = -1; continue; }" if has_valid else ""
+    out_type, emit = ("i64", "found >= 0 ? table[found] : -1") if owner else ("int", "(int)found")
+    source = _PRELUDE + f"""
+extern "C" __global__ void hash_probe({_params("p", n_words, n_strings)}, {_params("b", n_words, n_strings)},
+        {valid_param} const i64 n, const i64* __restrict__ table, const i64 mask, {out_type}* out) {{
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
+        {skip}
+        {_hash_expr("p", "i", n_words, n_strings)}
+        i64 slot = (i64)(h & (u64)mask);
+        i64 found = -1;
+        while (true) {{
+            i64 owner = table[slot];
+            if (owner < 0) break;
+            if ({_equal_expr("b", "owner", "p", "i", n_words, n_strings)}) {{ found = slot; break; }}
+            slot = (slot + 1) & mask;
+        }}
+        out[i] = {emit};
+    }}
+}}
+"""
+    return cp.RawKernel(source, "hash_probe")
+
+
+@functools.cache
+def _probe_one_word_kernel(has_valid: bool, owner: bool) -> Any:
+    import cupy as cp
+
+    valid_param = "const bool* __restrict__ valid, " if has_valid else ""
+    skip = "if (!valid[i]) { out[i] = -1; continue; }" if has_valid else ""
+    out_type, emit = ("i64", "found >= 0 ? pairs[2 * found + 1] : -1") if owner else ("int", "(int)found")
+    source = _PRELUDE + f"""
+extern "C" __global__ void hash_probe_one_word(const i64* __restrict__ w0, {valid_param} const i64 n,
+        const i64* __restrict__ pairs, const i64 mask, {out_type}* out) {{
+    const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
+        {skip}
+        const i64 k = w0[i];
+        i64 found = -1;
+        if (k == EMPTY) {{
+            if (pairs[2 * (mask + 1) + 1] >= 0) found = mask + 1;
+        }} else {{
+            i64 slot = (i64)(combine(0x2545F4914F6CDD1DULL, (u64)k) & (u64)mask);
+            while (true) {{
+                const i64 current = pairs[2 * slot];
+                if (current == k) {{ found = slot; break; }}
+                if (current == EMPTY) break;
+                slot = (slot + 1) & mask;
+            }}
+        }}
+        out[i] = {emit};
+    }}
+}}
+"""
+    return cp.RawKernel(source, "hash_probe_one_word")
+
+
+def _launch(kernel: Any, n: int, args: tuple) -> None:
+    threads = 256
+    blocks = max(1, min((n + threads - 1) // threads, 65536))
+    kernel((blocks,), (threads,), args)
+
+
+def _capacity_for(n_keys: int) -> int:
+    return 1 << max(10, int(np.ceil(np.log2(max(2 * n_keys, 2)))))
+
+
+# --- grouping -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class HashTable:
+    """A filled table: ``table[slot]`` = the row that owns the slot (-1 empty), ``row_slot`` per inserted row;
+    one-word tables also keep the key of each slot (``stored``) and one extra slot for the reserved key."""
+
+    keys: KeyWords
+    table: Any
+    row_slot: Any
+    stored: Any
+    n_distinct: int
+
+    @property
+    def mask(self) -> int:
+        return self.table.shape[0] - 2
+
+
+def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
+    """Insert all rows of ``keys`` (see ``_FIRST_CAPACITY`` for how the table is sized)."""
+    import cupy as cp
+
+    if keys.n > MAX_ROWS:
+        raise ValueError(f"hash tables take at most {MAX_ROWS} rows, got {keys.n}")
+    n_words, n_strings, has_valid = keys.layout
+    one_word = (n_words, n_strings) == (1, 0)
+    kernel = _insert_one_word_kernel(has_valid) if one_word else _insert_kernel(n_words, n_strings, has_valid)
+    capacity = _capacity_for(keys.n) if expect_distinct else min(_FIRST_CAPACITY, _capacity_for(keys.n))
+    while True:
+        if one_word:
+            # (key, owner row) pairs side by side, so a probe reads one memory sector; plus the reserved key's slot.
+            stored = cp.empty((capacity + 1, 2), dtype=np.int64)
+            stored[:, 0] = np.int64(np.uint64(_EMPTY_KEY).view(np.int64))
+            stored[:, 1] = -1
+            table = stored[:, 1]
+        else:
+            table = cp.full(capacity + 1, -1, dtype=np.int64)  # the row owning each slot (-1: empty)
+            stored = table[:0]
+        row_slot = cp.empty(keys.n, dtype=np.int32)
+        claimed = cp.zeros(1, dtype=np.uint64)
+        overflow = cp.zeros(1, dtype=np.int32)
+        limit = int(capacity * _MAX_LOAD)
+        args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), table, stored,
+                np.int64(capacity - 1), row_slot, claimed, np.uint64(limit), overflow)  # fmt: skip
+        _launch(kernel, keys.n, args)
+        if not int(overflow[0]):  # one scalar read: whether the table was large enough
+            n_distinct = int(claimed[0]) + (0 if not one_word else int(table[capacity] >= 0))  # one read: the key count
+            return HashTable(keys, table, row_slot, stored, n_distinct)
+        del table, stored, row_slot
+        capacity = _capacity_for(keys.n)
+
+
+def hash_group(keys: KeyWords) -> tuple[Any, Any, Any, int]:
+    """Group the rows of ``keys`` in a hash table.
+
+    Returns ``(row_slot, owners, slot_group, n_groups)``: the slot of each row (int32, -1 for rows left out), one
+    row of each group (groups numbered in slot order), the group of each table slot (-1 for an empty one), and the
+    number of groups.
+    """
+    import cupy as cp
+
+    built = build_table(keys)
+    occupied = built.table >= 0
+    slot_group = cp.cumsum(occupied, dtype=np.int64) - 1
+    n_groups = int(slot_group[-1]) + 1  # one scalar read: the number of groups sizes every result
+    slot_group = cp.where(occupied, slot_group, -1)
+    return built.row_slot, built.table[occupied], slot_group, n_groups
+
+
+def probe_table(built: HashTable, probe: KeyWords, owners: bool = False) -> Any:
+    """For each row of ``probe``, the slot of ``built`` holding an equal key (int32), or with ``owners`` the build
+    row that claimed that slot (int64); -1 where no build key is equal."""
+    import cupy as cp
+
+    n_words, n_strings, has_valid = probe.layout
+    if built.keys.layout[:2] != (n_words, n_strings):
+        raise ValueError("probe keys must have the layout of the build keys")
+    out = cp.empty(probe.n, dtype=np.int64 if owners else np.int32)
+    if built.stored.shape[0]:  # a one-word table: compare against the stored keys
+        kernel = _probe_one_word_kernel(has_valid, owners)
+        args = (*probe.arrays(), *([probe.valid] if has_valid else []), np.int64(probe.n), built.stored,
+                np.int64(built.mask), out)  # fmt: skip
+    else:
+        kernel = _probe_kernel(n_words, n_strings, has_valid, owners)
+        args = (*probe.arrays(), *built.keys.arrays(), *([probe.valid] if has_valid else []), np.int64(probe.n),
+                built.table, np.int64(built.mask), out)  # fmt: skip
+    _launch(kernel, probe.n, args)
+    return out

@@ -1,0 +1,177 @@
+"""Group the rows of key columns: one dense group number per row.
+
+:func:`group_rows` is the one primitive behind groupby, drop_duplicates, value_counts, pivot_table
+and the key matching of joins. It returns :class:`Groups`: ``ids[i]`` is the group of row i,
+numbered ``0 .. n_groups-1`` in output order (sorted by key when ``sort=True``, else by first
+appearance), and -1 for rows dropped because a key is missing (``dropna=True``). With
+``dropna=False`` a missing key is a value of its own that sorts last, as in pandas.
+
+On the GPU, keys are matched in a hash table (:mod:`riptide.core.kernels.hashing`); only the
+distinct keys are sorted. The NumPy path factorizes each key column and combines the codes.
+
+>>> import numpy as np
+>>> from riptide.core.column import as_column
+>>> g = group_rows([as_column(np.array([5, 3, 5, 9]))])
+>>> g.ids.tolist(), g.n_groups, g.first_rows.tolist()
+([1, 0, 1, 2], 3, [1, 0, 3])
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+
+from riptide.core.kernels import hashing
+from riptide.core.kernels.factorize import factorize, sorted_group_codes
+from riptide.core.kernels.scatter import scatter_add, scatter_min
+from riptide.core.kernels.sort import stable_argsort
+
+__all__ = ["Groups", "group_rows"]
+
+_MAX_COMBINED = 2**62  # mixed-radix combined codes stay below this; beyond it they are re-densified first
+
+
+class Groups:
+    """Row -> group mapping: ``ids`` (int64 per row, -1 = dropped row) and ``n_groups``.
+
+    ``first_rows`` (the first row of each group, in group order) is computed on first use when the
+    grouping did not produce it; ``representatives`` is any one row of each group, for reading the
+    group keys without that extra pass.
+    """
+
+    def __init__(self, ids: Any, n_groups: int, xp: types.ModuleType, first_rows: Any = None,
+                 representatives: Any = None):  # fmt: skip
+        self.ids = ids
+        self.n_groups = n_groups
+        self.xp = xp
+        self._first_rows = first_rows
+        self._representatives = representatives
+
+    @property
+    def first_rows(self) -> Any:
+        if self._first_rows is None:
+            self._first_rows = _first_rows(self.ids, self.n_groups, self.ids.shape[0], self.xp)
+        return self._first_rows
+
+    @property
+    def representatives(self) -> Any:
+        """One row of each group (its first row when that is known already): take() it to get the group keys."""
+        return self._first_rows if self._representatives is None else self._representatives
+
+    def sizes(self) -> Any:
+        """Rows per group (int64)."""
+        counts = self.xp.zeros(self.n_groups + 1, dtype=np.int64)
+        scatter_add(counts, self.kept_ids(), self.xp.ones(self.ids.shape[0], dtype=np.int64), self.xp)
+        return counts[: self.n_groups]
+
+    def kept_ids(self) -> Any:
+        """``ids`` with dropped rows sent to the extra bin ``n_groups`` (scatter targets need no -1)."""
+        return self.xp.where(self.ids < 0, self.n_groups, self.ids)
+
+    def order(self) -> Any:
+        """Row positions sorted by group, stable within a group; dropped rows last."""
+        return stable_argsort(self.kept_ids(), self.xp)
+
+
+_HASH_MIN_ROWS = 1 << 14  # below this the sort-based path's few small kernels are as fast as the hash table
+
+
+def group_rows(columns: list[Any], *, sort: bool = True, dropna: bool = True) -> Groups:
+    """Group rows that are equal in every column of ``columns`` (same length, same namespace)."""
+    if not columns:
+        raise ValueError("No group keys passed!")
+    xp = columns[0].xp
+    if xp is not np and _HASH_MIN_ROWS <= columns[0].size <= hashing.MAX_ROWS:
+        return _group_rows_hashed(columns, sort=sort, dropna=dropna)
+    return _group_rows_sorted(columns, sort=sort, dropna=dropna)
+
+
+def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Groups:
+    """GPU: a hash table finds the distinct keys in one pass; only those (not the rows) are then sorted."""
+    xp = columns[0].xp
+    row_slot, owners, slot_group, n_groups = hashing.hash_group(hashing.key_words(columns, dropna))
+    if n_groups == 0:
+        return Groups(ids=xp.full(columns[0].size, -1, dtype=np.int64), n_groups=0, xp=xp,
+                      first_rows=xp.zeros(0, dtype=np.int64))  # fmt: skip
+    first_rows = None
+    if sort:
+        # Rank the distinct keys with the sort-based path: n_groups rows, not n.
+        rank = _group_rows_sorted([c.take(owners) for c in columns], sort=True, dropna=False).ids
+    else:
+        # Number groups by first appearance: the first row of each slot needs one pass over the rows.
+        first_of_slot = _first_rows(_slot_ids(row_slot, slot_group, xp),
+                                    n_groups, columns[0].size, xp)  # fmt: skip
+        rank = xp.empty(n_groups, dtype=np.int64)
+        rank[stable_argsort(first_of_slot, xp)] = xp.arange(n_groups, dtype=np.int64)
+        first_rows = xp.empty(n_groups, dtype=np.int64)
+        first_rows[rank] = first_of_slot
+    representatives = xp.empty(n_groups, dtype=np.int64)
+    representatives[rank] = owners
+    # Slot -> output group, with one extra trailing -1 so that a left-out row (slot -1) maps to -1 in the same gather.
+    slot_to_id = xp.concatenate([xp.where(slot_group < 0, -1, rank[xp.maximum(slot_group, 0)]),
+                                 xp.full(1, -1, dtype=np.int64)])  # fmt: skip
+    return Groups(ids=slot_to_id[row_slot], n_groups=n_groups, xp=xp, first_rows=first_rows,
+                  representatives=representatives)  # fmt: skip
+
+
+def _slot_ids(row_slot: Any, slot_group: Any, xp: Any) -> Any:
+    """Group (in slot order) of each row, -1 for rows left out."""
+    return xp.concatenate([slot_group, xp.full(1, -1, dtype=np.int64)])[row_slot]
+
+
+def _group_rows_sorted(columns: list[Any], *, sort: bool, dropna: bool) -> Groups:
+    """Factorize each key (a sort) and combine the codes; the NumPy path, and the GPU path for small inputs."""
+    xp = columns[0].xp
+    n = columns[0].size
+    combined, cardinality = None, 1
+    for column in columns:
+        codes, n_distinct = factorize(column)
+        if not dropna:
+            codes, n_distinct = _missing_as_last_code(codes, n_distinct, xp)
+        if combined is None:
+            combined, cardinality = codes, n_distinct
+            continue
+        if cardinality * max(n_distinct, 1) >= _MAX_COMBINED:
+            combined, cardinality = _densify(combined, xp)
+        dropped = (combined < 0) | (codes < 0)
+        combined = xp.where(dropped, -1, combined * n_distinct + codes)
+        cardinality *= max(n_distinct, 1)
+    if len(columns) > 1 or combined is None:
+        combined, cardinality = _densify(combined, xp)
+    ids, n_groups = combined, cardinality
+    first_rows = _first_rows(ids, n_groups, n, xp)
+    if not sort and n_groups > 1:
+        # Number groups by first appearance: rank the groups' first rows.
+        by_appearance = stable_argsort(first_rows, xp)
+        rank = xp.empty(n_groups, dtype=np.int64)
+        rank[by_appearance] = xp.arange(n_groups, dtype=np.int64)
+        ids = xp.where(ids < 0, -1, rank[xp.maximum(ids, 0)])
+        first_rows = first_rows[by_appearance]
+    return Groups(ids=ids, n_groups=n_groups, xp=xp, first_rows=first_rows)
+
+
+def _missing_as_last_code(codes: Any, n_distinct: int, xp: types.ModuleType) -> tuple[Any, int]:
+    missing = codes < 0
+    if not bool(missing.any()):  # one scalar read: whether a missing-key group exists
+        return codes, n_distinct
+    return xp.where(missing, n_distinct, codes), n_distinct + 1
+
+
+def _densify(combined: Any, xp: types.ModuleType) -> tuple[Any, int]:
+    """Dense sorted codes of the non-negative values of ``combined``; -1 stays -1."""
+    valid = combined >= 0
+    if bool(valid.all()):  # one scalar read: skip the compaction when no row is dropped
+        return sorted_group_codes([combined], xp)
+    keep = xp.flatnonzero(valid)
+    dense, count = sorted_group_codes([combined[keep]], xp)
+    out = xp.full(combined.shape[0], -1, dtype=np.int64)
+    out[keep] = dense
+    return out, count
+
+
+def _first_rows(ids: Any, n_groups: int, n: int, xp: types.ModuleType) -> Any:
+    first = xp.full(n_groups + 1, n, dtype=np.int64)
+    scatter_min(first, xp.where(ids < 0, n_groups, ids), xp.arange(n, dtype=np.int64), xp)
+    return first[:n_groups]
