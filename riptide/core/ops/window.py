@@ -8,16 +8,19 @@ A window is a half-open row range: output row ``i`` reduces rows ``start[i] <= r
   fixed-window indexer does (window 0 and ``center`` shift the right edge by ``(window - 1) // 2``; ``closed``
   widens or narrows either edge; ``step`` keeps every step-th output row).
 * :func:`expanding_bounds` builds ``[segment start, i + 1)``.
+* :func:`time_window_bounds` builds the ranges of ``rolling("2s")`` over int64 time labels (monotonic within each
+  segment), found by a vectorized binary search.
 * Both take ``segment_starts``: an int64 array of the first row of each segment (sorted, starting at 0;
   segment ``g`` is rows ``segment_starts[g] : segment_starts[g + 1]``, the last one ends at ``n``; empty
   segments are allowed). Every window is clipped to its own row's segment, so windows never cross a segment
   boundary. ``groupby(...).rolling(...)`` is this: reorder the rows so that each group is contiguous (a stable
   sort by group id), pass the group starts (``cumsum(sizes) - sizes``), and reduce as usual.
-* :func:`reduce_windows` reduces a column over given bounds; :func:`rolling_reduce` and
-  :func:`expanding_reduce` are the two steps together.
+* :func:`reduce_windows` reduces a column over given bounds (:func:`median_windows` for the median);
+  :func:`rolling_reduce` and :func:`expanding_reduce` are the two steps together.
 
 Results are float64 columns without a mask, as pandas' window results are, whatever the input dtype: numbers,
-bools, masked numbers and numeric categoricals are read as float64 first. Missing values (NaN, null, and also
+bools, masked numbers and numeric categoricals are read as float64 first, text is parsed as numbers (as pandas
+does; other text raises TypeError). Missing values (NaN, null, and also
 infinities, which pandas' window functions treat as missing) are skipped; ``min_periods`` counts the values
 that are left (``nobs``). ``count`` is the exception, as in pandas: it counts non-missing rows of any dtype
 (infinities included) and compares ``min_periods`` with the number of rows in the window.
@@ -31,9 +34,9 @@ cursor where bit ``k`` of its length is set, and advances the cursor. That is ``
 elementwise passes of O(n) for any associative reduction, and windows of different lengths (edges, segments,
 expanding windows) cost nothing extra.
 
-It also keeps the arithmetic accurate, which matters because pandas' Kahan-compensated running sums are
-accurate to about 1e-15 of the window's own magnitude: a prefix-sum difference would be off by the magnitude
-of everything before the window (a 1e10 that left the window long ago). Here sums are pairwise sums of the
+It also keeps the arithmetic accurate, which matters because pandas' Kahan-compensated running sums stay close
+to the window's own magnitude, where a prefix-sum difference would be off by the magnitude of everything before
+the window (a 1e10 that left the window long ago). Here sums are pairwise sums of the
 window's own rows (error about ``log2(window) * eps`` relative to the window's absolute sum), and variances
 merge ``(count, mean, M2)`` triples with Chan et al.'s update, so a constant window has exactly zero variance
 (pandas guarantees that too) and no cancellation of ``sum(x**2) - n * mean**2`` ever happens. Counts are exact
@@ -208,9 +211,10 @@ def monotonic_within_segments(values: Any, segment_starts: Any = None) -> bool:
     # Pair p compares rows p and p+1; a segment [s, e) owns the pairs [s, e - 1).
     rising = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum((values[1:] > values[:-1]).astype(np.int64))])
     falling = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum((values[1:] < values[:-1]).astype(np.int64))])
-    last_pair = xp.maximum(ends - 1, starts)
-    ups = rising[last_pair] - rising[starts]
-    downs = falling[last_pair] - falling[starts]
+    first = xp.minimum(starts, n - 1)  # an empty segment at the very end owns no pair
+    last_pair = xp.maximum(xp.minimum(ends - 1, n - 1), first)
+    ups = rising[last_pair] - rising[first]
+    downs = falling[last_pair] - falling[first]
     return bool(((ups == 0) | (downs == 0)).all())  # one scalar read: the answer
 
 
