@@ -195,6 +195,8 @@ def _equal_width_edges(values: NumericColumn, nbins: Any, right: bool) -> pd.Ind
         else:
             edges[-1] = edges[-1] + widening
         return pd.Index(edges)
+    if np.isnan(low):  # no value to take a range of: pandas' minimum is then its plain NaN (float64 edges)
+        low = high = np.nan
     if np.isinf(low) or np.isinf(high):
         raise ValueError("cannot specify integer `bins` when input data contains infinity")
     if low == high:
@@ -259,12 +261,12 @@ def _binned(values: NumericColumn, edges: Any, right: bool, labels: Any, precisi
     if isinstance(edges, pd.IntervalIndex):
         codes = _interval_codes(values, edges)
         return CategoricalColumn(codes.astype(codes_dtype_for(len(edges))), HostCategories(edges), True), edges
-    distinct = pd.Index(pd.unique(np.asarray(edges)))
+    distinct = edges.unique()
     if len(distinct) < len(edges) and len(edges) != 2:
         if duplicates == "raise":
             raise ValueError(f"Bin edges must be unique: {edges!r}.\nYou can drop duplicate edges by setting the "
                              "'duplicates' kwarg")  # fmt: skip
-        edges = distinct if not dtypes.is_datetimelike(edges.dtype) else pd.Index(distinct, dtype=edges.dtype)
+        edges = distinct
     n_edges = len(edges)
     edge_values = _edges_like(values, edges, xp)
     data = values.data
@@ -293,9 +295,9 @@ def _binned(values: NumericColumn, edges: Any, right: bool, labels: Any, precisi
         unique = len(set(labels)) == len(labels)
         labels = pd.Categorical(labels, categories=labels if unique else None, ordered=ordered)
     # Each bin's code in the labels' categories (repeated labels share one), gathered on the device.
-    label_codes = xp.asarray(np.append(np.asarray(labels.codes, dtype=np.int64), -1))
+    label_codes = xp.asarray(np.asarray(labels.codes, dtype=np.int64))
     categories = categories_column(labels.categories, xp)
-    final = label_codes[codes]  # code -1 reads the appended -1
+    final = xp.where(codes < 0, -1, label_codes[xp.maximum(codes, 0)])
     return CategoricalColumn(final.astype(codes_dtype_for(len(labels.categories))), categories,
                              labels.ordered), edges  # fmt: skip
 

@@ -168,7 +168,9 @@ class HostCategories(Column):
         return HostCategories(self.index.take(_device.to_host(indices)))
 
     def take_or_missing(self, indices: Any) -> HostCategories:
-        return HostCategories(self.index.take(_device.to_host(indices), allow_fill=True, fill_value=np.nan))
+        # The array's take fills -1 with the missing value (an IntervalIndex's own take refuses to, in pandas 3.0).
+        filled = self.index.array.take(_device.to_host(indices), allow_fill=True, fill_value=np.nan)
+        return HostCategories(pd.Index(filled))
 
     def slice(self, start: int, stop: int, step: int = 1) -> HostCategories:
         return HostCategories(self.index[start:stop:step])

@@ -90,7 +90,8 @@ class ListColumn(Column):
         if step != 1 or stop < start:
             return self.take(self.xp.arange(start, stop, step, dtype=np.int64))
         offsets = self.offsets[start : stop + 1]
-        bounds = _device.to_host(offsets[[0, -1]]) if offsets.shape[0] else np.zeros(2, dtype=np.int64)
+        bounds = _device.to_host(self.xp.concatenate([offsets[:1], offsets[-1:]])) if offsets.shape[0] else (
+            np.zeros(2, dtype=np.int64))  # fmt: skip
         first, last = int(bounds[0]), int(bounds[1])  # one small read: slicing rebases the offsets
         mask = None if self.mask is None else self.mask[start:stop]
         return self._like(offsets - first, self.child.slice(first, last), mask)
