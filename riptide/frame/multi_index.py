@@ -276,7 +276,7 @@ class MultiIndex(Index):
 
     def _is_monotonic(self, increasing: bool) -> bool:
         n = len(self)
-        if n < 2:
+        if n == 0:
             return True
         xp = self._namespace
         ok = None
@@ -284,12 +284,14 @@ class MultiIndex(Index):
         # equal and this one is <= . Built from the last level up, on the factorized (sorted) codes.
         for column in reversed(self._level_columns):
             codes, _ = factorize(column)
-            if bool((codes < 0).any()):  # pandas: a missing label makes the index non-monotonic
+            if bool((codes < 0).any()):  # pandas: a missing label makes the index non-monotonic, even one row
                 return False
+            if n == 1:
+                continue
             a, b = codes[:-1], codes[1:]
             strict = a < b if increasing else a > b
             ok = (strict | (a == b)) if ok is None else (strict | ((a == b) & ok))
-        return bool(xp.all(ok))
+        return n == 1 or bool(xp.all(ok))
 
     @property
     def values(self) -> np.ndarray:
