@@ -46,7 +46,7 @@ from riptide.core.ops import join as joins
 from riptide.core.ops.cast import astype, decode_categorical
 from riptide.core.ops.grouping import group_rows
 
-__all__ = ["merge", "SeriesMergeMethods", "FrameMergeMethods"]
+__all__ = ["FrameMergeMethods", "SeriesMergeMethods", "merge"]
 
 MergeError = pd.errors.MergeError
 
@@ -189,9 +189,9 @@ class _Merge:
         if how == "cross":
             return
         if not isinstance(left_index, bool | np.bool_):
-            raise ValueError(f"left_index parameter must be of type bool, not {type(left_index)}")
+            raise ValueError(f"left_index parameter must be of type bool, not {type(left_index)}")  # noqa: TRY004
         if not isinstance(right_index, bool | np.bool_):
-            raise ValueError(f"right_index parameter must be of type bool, not {type(right_index)}")
+            raise ValueError(f"right_index parameter must be of type bool, not {type(right_index)}")  # noqa: TRY004
         self.on = _as_list(on)
         self.left_on, self.right_on = self._validate_left_right_on(_as_list(left_on), _as_list(right_on))
         self._resolve_keys()
@@ -206,13 +206,9 @@ class _Merge:
             self._decode_mismatched_categoricals()
         else:
             li, ri = self.left._index, self.right._index
-            # pandas joins two unique indexes (or one with an empty one) by sorting labels, where NaT and a
-            # missing category sort last; otherwise as merges do, where they sort first.
-            kinds_differ = dtypes.is_datetimelike(li.dtype) or dtypes.is_categorical(li.dtype)
-            missing_last = kinds_differ and (len(li) == 0 or len(ri) == 0 or (li.is_unique and ri.is_unique))
-            self.missing_last = missing_last
+            self.missing_last = self._index_join_order(li, ri, how)
             self.comparable = joins.comparable_keys([li._as_column()], [ri._as_column()], [li.name], strict=False,
-                                                    missing_last=missing_last)  # fmt: skip
+                                                    missing_last=self.missing_last)  # fmt: skip
         if validate is not None:
             self._validate(validate)
 
@@ -268,8 +264,13 @@ class _Merge:
         left, right = self.left, self.right
         n_left, n_right = len(left), len(right)
         xp = left._xp()
-        is_lkey = lambda k: _is_array_key(k, n_left)  # noqa: E731
-        is_rkey = lambda k: _is_array_key(k, n_right)  # noqa: E731
+
+        def is_lkey(key: Any) -> bool:
+            return _is_array_key(key, n_left)
+
+        def is_rkey(key: Any) -> bool:
+            return _is_array_key(key, n_right)
+
         right_drop: list[Any] = []
         any_left = any(k is not None for k in self.left_on)
         any_right = any(k is not None for k in self.right_on)
@@ -312,6 +313,35 @@ class _Merge:
             self.left_keys = list(left._index._key_columns())
         if right_drop:
             self.right = _drop_labels_or_levels(right, right_drop)
+
+    def _index_join_order(self, li: Any, ri: Any, how: str) -> bool:
+        """Where an index-on-index join puts missing labels (True: last), following the path pandas'
+        ``Index.join`` takes; may also drop ``sort`` where pandas finds the labels already sorted.
+
+        Merges order NaT and missing categories first (ticks, codes). ``Index.join`` does too for non-unique
+        indexes, but sorts labels (missing last) for two unique ones or one with an empty one, and takes a
+        categorical whose codes never decrease (a missing code -1 counting as the smallest) as sorted already.
+        """
+        n_left, n_right = len(li), len(ri)
+        if n_left and n_right and li.dtype != ri.dtype and how != "outer":
+            self.sort = False  # pandas joins indexes of two dtypes through a cast, and drops ``sort`` on the way
+        if not (dtypes.is_datetimelike(li.dtype) or dtypes.is_categorical(li.dtype)):
+            return False
+        if not dtypes.is_categorical(li.dtype):
+            return n_left == 0 or n_right == 0 or (li.is_unique and ri.is_unique)
+        left_sorted, right_sorted = _codes_sorted(li), _codes_sorted(ri)
+        base = how.replace("_anti", "")
+        if n_left == 0 or n_right == 0:
+            if (right_sorted if n_left == 0 else left_sorted):
+                self.sort = False  # the non-empty side is kept as it is
+            return True
+        if left_sorted and right_sorted and (li.is_unique or ri.is_unique):
+            return False
+        if li.is_unique and ri.is_unique:
+            if base in ("left", "right") and (left_sorted if base == "left" else right_sorted):
+                self.sort = False  # sort_values() keeps an index that is sorted already
+            return True
+        return False
 
     def _decode_mismatched_categoricals(self) -> None:
         """pandas compares a categorical key with a key of another dtype (or other categories) through its values,
@@ -496,20 +526,26 @@ class _Merge:
                 continue
             if _label_in(name, columns):
                 current = columns[name]
+                # pandas re-derives the key from both sides where one side's rows are missing (or datetime units
+                # differ), and leaves the column alone when no row moved at all (both its indexers unset).
                 if _label_in(name, self.left._data):
                     other = self.right_keys[i]
-                    if has_missing(lpos, "left", base_how in ("right", "outer")) or _resolution_cast(current, other):
-                        if unset() != (True, True):  # pandas leaves the column alone when no row moved
-                            columns[name] = _coalesce(self.left._data[name], other, lpos, rpos, *unset())
+                    needed = has_missing(lpos, "left", base_how in ("right", "outer"))
+                    needed = needed or _resolution_cast(current, other)
+                    if needed and unset() != (True, True):
+                        columns[name] = _coalesce(self.left._data[name], other, lpos, rpos, *unset())
                 elif _label_in(name, self.right._data):
                     other = self.left_keys[i]
-                    if has_missing(rpos, "right", base_how in ("left", "outer")) or _resolution_cast(current, other):
-                        if unset() != (True, True):
-                            columns[name] = _coalesce(other, self.right._data[name], lpos, rpos, *unset())
+                    needed = has_missing(rpos, "right", base_how in ("left", "outer"))
+                    needed = needed or _resolution_cast(current, other)
+                    if needed and unset() != (True, True):
+                        columns[name] = _coalesce(other, self.right._data[name], lpos, rpos, *unset())
             else:
                 label = name if name else f"key_{i}"
                 inserts.append((i, label, _coalesce(self.left_keys[i], self.right_keys[i], lpos, rpos, *unset())))
         for position, label, column in inserts:
+            if _label_in(label, columns):
+                raise ValueError(f"cannot insert {label}, already exists")
             items = list(columns.items())
             items.insert(position, (label, column))
             columns = dict(items)
@@ -529,9 +565,10 @@ class _Merge:
             return (not self.sort and n_out == n_left), False
         if self.left_index and not self.right_index and how == "right":
             return False, (not self.sort and n_out == n_right)
-        if n_left == 0 and (how in ("left", "inner") or (how == "right" and not self.sort)):
-            return False, False
-        if n_right == 0 and (how in ("right", "inner") or (how == "left" and not self.sort)):
+        if n_left == 0:
+            if how in ("left", "inner") or (how == "right" and not self.sort):
+                return False, False
+        elif n_right == 0 and (how in ("right", "inner") or (how == "left" and not self.sort)):
             return False, False
         return _is_identity(lpos, n_left), _is_identity(rpos, n_right)
 
@@ -665,6 +702,12 @@ def _length_column(frame: Any) -> Column:
     return frame._index._as_column()
 
 
+def _codes_sorted(index: Any) -> bool:
+    """A categorical index whose codes never decrease (missing, -1, counting as the smallest)."""
+    codes = index._as_column().codes
+    return codes.shape[0] < 2 or bool((codes[1:] >= codes[:-1]).all())  # one scalar read
+
+
 def _duplicated_rows(keys: list[Column]) -> Any:
     """Positions of the rows whose key (all columns together, nulls equal) appeared on an earlier row."""
     xp = keys[0].xp
@@ -736,10 +779,10 @@ def _common_pair(left: Column, right: Column) -> tuple[Column, Column]:
     if dtypes.is_datetimelike(ld) and dtypes.is_datetimelike(rd) and ld.kind == rd.kind:
         common = np.result_type(ld, rd)
         return astype(left, common), astype(right, common)
-    if dtypes.is_numeric_or_bool(ld) and dtypes.is_numeric_or_bool(rd):
-        if (dtypes.to_numpy_dtype(ld).kind == "b") == (dtypes.to_numpy_dtype(rd).kind == "b"):
-            common = dtypes.result_type(ld, rd)
-            return astype(left, common) if ld != common else left, astype(right, common) if rd != common else right
+    numbers = dtypes.is_numeric_or_bool(ld) and dtypes.is_numeric_or_bool(rd)
+    if numbers and (dtypes.to_numpy_dtype(ld).kind == "b") == (dtypes.to_numpy_dtype(rd).kind == "b"):
+        common = dtypes.result_type(ld, rd)
+        return astype(left, common) if ld != common else left, astype(right, common) if rd != common else right
     if isinstance(left, StringColumn) and isinstance(right, StringColumn):
         return left, right
     raise TypeError(f"cannot combine {ld} and {rd} keys in one column: pandas would make it an object column, "
@@ -760,11 +803,31 @@ def _take_labels(index: Any, positions: Any) -> Any:
     return Index._from_column(index._as_column().take_or_missing(positions), index.name)
 
 
+def _as_range_partner(index: Any, other: Any) -> Any:
+    """pandas turns a small-int index joined with an empty RangeIndex (or joined empty with one) into a RangeIndex
+    (int64) when its labels are equally spaced; the same labels, as int64, give the same result here."""
+    from riptide.frame.index import RangeIndex
+
+    dtype = index.dtype
+    if not isinstance(other, RangeIndex) or isinstance(index, RangeIndex) or index.nlevels > 1:
+        return index
+    if not (isinstance(dtype, np.dtype) and dtype.kind == "i" and dtype != np.int64):
+        return index
+    values = index._as_column().data
+    if values.shape[0] >= 2:
+        steps = values[1:].astype(np.int64) - values[:-1].astype(np.int64)
+        if not bool(((steps == steps[0]) & (steps != 0)).all()):  # one scalar read
+            return index
+    return index.astype(np.int64)
+
+
 def _index_join_index(left: Any, right: Any, lpos: Any, rpos: Any, how: str) -> Any:
     """The result index of an index-on-index join, as pandas' ``Index.join`` builds it."""
     from riptide.frame.index import Index
 
     n_left, n_right = len(left), len(right)
+    if n_left == 0 or n_right == 0:
+        left, right = _as_range_partner(left, right), _as_range_partner(right, left)
     base = how.replace("_anti", "")
     if base == "left":
         return _take_labels(left, lpos)
@@ -808,16 +871,80 @@ def _join(frame: Any, other: Any, on: Any, how: str, lsuffix: Any, rsuffix: Any,
             return merge(frame, other, how=how, on=on, suffixes=resolved, sort=sort, validate=validate)
         return merge(frame, other, left_on=on, how=how, left_index=on is None, right_index=True, suffixes=resolved,
                      sort=sort, validate=validate)  # fmt: skip
-    frames = [frame, *list(other)]
     if on is not None:
         raise ValueError("Joining multiple DataFrames only supported for joining on index")
     if any(resolved):
         raise ValueError("Suffixes not supported when joining multiple DataFrames")
-    frames = [f.to_frame() if isinstance(f, Series) else f for f in frames]
+    frames = [frame, *(f.to_frame() if isinstance(f, Series) else f for f in other)]
+    if all(f._index.is_unique for f in frames):
+        return _align_on_index(frames, how, sort)
     joined = frames[0]
     for right in frames[1:]:
         joined = merge(joined, right, sort=sort, how=how, left_index=True, right_index=True, validate=validate)
     return joined
+
+
+def _align_on_index(frames: list[Any], how: str, sort: bool) -> Any:
+    """Several frames with unique indexes side by side, aligned on one target index (pandas' ``concat`` path of
+    ``DataFrame.join`` with a list): the first frame's index (left), the last one's (right), their intersection
+    in the first one's order (inner) or their sorted union (outer)."""
+    from riptide.frame.dataframe import DataFrame
+
+    labels = [label for f in frames for label in f._data]
+    seen: set[Any] = set()
+    overlap = [label for label in labels if label in seen or seen.add(label)]
+    if overlap:
+        raise ValueError(f"Indexes have overlapping values: {pd.Index(list(dict.fromkeys(overlap)))}")
+    union_size = None
+    if how in ("left", "right"):
+        target = frames[0]._index if how == "left" else frames[-1]._index
+        # pandas aligns every frame on the union of the indexes first, so a frame that lacks some label of
+        # another one gets missing-capable columns (int64 -> float64) even where the target needs none.
+        union = frames[0]._index
+        for f in frames[1:]:
+            lpos, rpos = _unique_index_join(union, f._index, "outer")
+            union = _index_join_index(union, f._index, lpos, rpos, "outer")
+        union_size = len(union)
+    elif how == "inner":
+        target = frames[0]._index
+        for f in frames[1:]:
+            lpos, _ = _unique_index_join(target, f._index, "inner")
+            target = target.take(lpos)
+    elif how == "outer":
+        sort = True
+        target = frames[0]._index
+        for f in frames[1:]:
+            lpos, rpos = _unique_index_join(target, f._index, "outer")
+            target = _index_join_index(target, f._index, lpos, rpos, "outer")
+    else:
+        raise ValueError(f"'{how}' is not a valid Merge type: {_MERGE_TYPES}")
+    if sort and how != "outer":
+        order, _ = _unique_index_join(target, target, "inner", sort=True)
+        target = target.take(order)
+    if how in ("inner", "outer"):
+        names = {f._index.name for f in frames}
+        target = target.rename(names.pop() if len(names) == 1 else None)
+    columns: dict[Hashable, Column] = {}
+    for f in frames:
+        if f._index is target and (union_size is None or union_size == len(target)):
+            columns.update(f._data)
+            continue
+        _, positions = _unique_index_join(target, f._index, "left")
+        n = int(positions.shape[0])
+        if union_size is not None and union_size > len(f._index):
+            # one extra missing row, sliced off again: the dtype pandas' alignment on the union gives
+            xp = _namespace(positions)
+            positions = xp.concatenate([positions, xp.full(1, -1, dtype=positions.dtype)])
+        columns.update({label: column.take_or_missing(positions).slice(0, n, 1) for label, column in f._data.items()})
+    return DataFrame._from_columns(columns, target)
+
+
+def _unique_index_join(left: Any, right: Any, how: str, sort: bool = False) -> tuple[Any, Any]:
+    """Join indexers of two unique indexes (missing labels match, NaT and missing categories sort last)."""
+    if left.nlevels > 1 or right.nlevels > 1:
+        raise NotImplementedError("riptide cannot join on a MultiIndex yet; reset_index() first")
+    return joins.join_indexers([left._as_column()], [right._as_column()], how, sort, names=[left.name],
+                               strict=False, missing_last=True)  # fmt: skip
 
 
 class SeriesMergeMethods:

@@ -50,22 +50,22 @@ import numpy as np
 
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, concat_columns
+from riptide.core.kernels import hashing
 from riptide.core.kernels.factorize import factorize
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops.cast import astype, concat_common, decode_categorical
 from riptide.core.ops.grouping import group_rows
-from riptide.core.kernels import hashing
 from riptide.core.ops.hash_match import match_keys_hashed
 
 __all__ = [
     "JOIN_TYPES",
     "KeyMatch",
-    "join_indexers",
-    "comparable_keys",
-    "match_keys",
     "align_categories",
+    "comparable_keys",
     "free_device_bytes",
+    "join_indexers",
+    "match_keys",
 ]
 
 #: The ``how`` values :func:`join_indexers` understands (pandas' merge types, asof aside).
@@ -120,13 +120,14 @@ def _comparable_pair(left: Column, right: Column, name: Any, strict: bool, missi
         raise ValueError(_incompatible_message(ld, rd, name))
     if left_time:
         common = np.result_type(ld, rd)  # the finer unit
-        left, right = (astype(left, common) if ld != common else left), (astype(right, common) if rd != common else right)
+        left = astype(left, common) if ld != common else left
+        right = astype(right, common) if rd != common else right
         return (left, right) if missing_last else (_ticks(left), _ticks(right))
     if left_cat or right_cat:
         # pandas compares a categorical with anything else through its categories' values.
         a = decode_categorical(left) if left_cat else left
         b = decode_categorical(right) if right_cat else right
-        return _comparable_pair(a, b, name, strict=False)
+        return _comparable_pair(a, b, name, False, missing_last)
     if dtypes.is_numeric_or_bool(ld) and dtypes.is_numeric_or_bool(rd):
         left_bool, right_bool = _is_bool(ld), _is_bool(rd)
         if left_bool != right_bool:
@@ -172,20 +173,21 @@ def _sortable(column: Column, other: Column, missing_last: bool) -> Column:
     """A key compared with nothing (the ``other`` side is empty), in pandas' sort representation for the pair:
     ticks for two datetimes (NaT first), codes for two equal categoricals (missing first), else the values
     (missing last)."""
-    if missing_last:
-        return column
     if isinstance(column, CategoricalColumn):
         codes = column.codes
-        if isinstance(other, CategoricalColumn) and other.dtype == column.dtype:
+        if isinstance(other, CategoricalColumn) and other.dtype == column.dtype and not missing_last:
             return _codes_column(codes)
-        # pandas keeps a key already ordered by its codes as it is (its monotonic shortcut); else it orders values.
+        # pandas keeps a key already ordered by its codes as it is (its monotonic shortcut, where a missing
+        # code -1 counts as the smallest); else it orders the values, missing last.
         if codes.shape[0] < 2 or bool((codes[1:] >= codes[:-1]).all()):  # one scalar read
             return _codes_column(codes)
-        return decode_categorical(column)
+        return column if missing_last else decode_categorical(column)
+    if missing_last:
+        return column
     dtype, other_dtype = column.dtype, other.dtype
-    if dtypes.is_datetimelike(dtype) and dtypes.is_datetimelike(other_dtype):
-        if (dtype.kind == "M" and other_dtype.kind == "M") or dtype == other_dtype:
-            return _ticks(column)
+    both_datetimes = dtypes.is_datetimelike(dtype) and dtypes.is_datetimelike(other_dtype)
+    if both_datetimes and ((dtype.kind == "M" and other_dtype.kind == "M") or dtype == other_dtype):
+        return _ticks(column)
     return column
 
 
@@ -290,14 +292,14 @@ def match_keys(probe: list[Column], build: list[Column]) -> KeyMatch:
         if hashed is not None:
             return hashed
     groups = group_rows([concat_columns([p, b]) for p, b in zip(probe, build)], sort=True, dropna=False)
-    probe_ids, build_ids = groups.ids[:n_probe], groups.ids[n_probe:]
+    probe_ids, build_ids = groups.ids[:n_probe], groups.ids[n_probe:]  # dense, never -1 (dropna=False)
+    # The build rows sorted by group, stably; a group's rows start where the smaller groups' counts end.
     build_order = stable_argsort(build_ids, xp)
-    sorted_build = build_ids[build_order]
-    starts = xp.searchsorted(sorted_build, probe_ids, side="left").astype(np.int64, copy=False)
-    stops = xp.searchsorted(sorted_build, probe_ids, side="right").astype(np.int64, copy=False)
-    in_probe = xp.zeros(groups.n_groups, dtype=bool)
-    in_probe[probe_ids] = True
-    return KeyMatch(counts=stops - starts, starts=starts, build_order=build_order,
+    per_group = xp.bincount(build_ids, minlength=groups.n_groups).astype(np.int64, copy=False)
+    group_start = xp.zeros(groups.n_groups, dtype=np.int64)
+    xp.cumsum(per_group[:-1], out=group_start[1:])
+    in_probe = xp.bincount(probe_ids, minlength=groups.n_groups) > 0
+    return KeyMatch(counts=per_group[probe_ids], starts=group_start[probe_ids], build_order=build_order,
                     build_matched=in_probe[build_ids], probe_rank=probe_ids, build_rank=build_ids)  # fmt: skip
 
 
