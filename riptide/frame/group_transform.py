@@ -40,6 +40,8 @@ from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column, full, is_scalar
 from riptide.core.column.build import concat_columns
+from riptide.core.kernels.segments import row_of_each_element
+from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops import group_scan
 from riptide.core.ops.group_scan import Segments
 
@@ -293,13 +295,14 @@ class GroupTransformMethods:
         return self._row_result({label: result._data[label].take_or_missing(ids) for label in labels})
 
     def _aggregation_equivalent(self, func: Any) -> str | None:
-        """The aggregation that provably gives what ``func`` gives on every group, or None."""
+        """The aggregation that provably gives what ``func`` gives on every group of a Series, or None."""
+        if self._is_frame or len(self._obj) == 0:
+            return None
         if func is len:
             # len() counts in int64; GroupBy.size counts a masked Series in Int64
-            masked = not self._is_frame and dtypes.is_masked(self._obj.dtype)
-            return "size" if len(self._obj) and not masked else None
+            return None if dtypes.is_masked(self._obj.dtype) else "size"
         name = _SAME_AS_AGGREGATION.get(func)
-        if name is None or self._is_frame or not self._observed_only or len(self._obj) == 0:
+        if name is None or not self._observed_only:
             return None
         dtype = self._obj.dtype
         if isinstance(dtype, np.dtype) and dtype in (np.dtype(np.int64), np.dtype(np.float64)):
@@ -312,27 +315,41 @@ class GroupTransformMethods:
         return self._observed or not any(isinstance(c, CategoricalColumn) for c in self._keys.columns)
 
     def _python_transform(self, func: Callable, *args: Any, **kwargs: Any) -> Any:
-        """transform with a Python function: called once per group, results aligned to the group's rows."""
-        pieces: dict[Hashable, list[Column]] = {}
-        row_blocks = []
-        value_labels = [label for label, _ in self._value_items()]
+        """transform with a Python function: called once per group, results aligned to the group's rows.
+
+        When every group gives a scalar (a Series group), the scalars are read as one column first, so their
+        common dtype is inferred as pandas infers it (ints and pd.NA: Int64), then repeated on each group's rows.
+        """
+        results, groups_done, row_blocks = [], [], []
         func = _series_callable(func, self._is_frame, args, kwargs)
-        for _, key, rows, group in self._each_group(self._values_obj(), include_empty=False):
-            result = _as_riptide(func(group, *args, **kwargs))
+        data = self._values_obj()
+        for g, _, rows, group in self._each_group(data, include_empty=False):
+            results.append((_as_riptide(func(group, *args, **kwargs)), group))
+            groups_done.append(g)
             row_blocks.append(rows)
-            if self._is_frame:
-                for label, column in _frame_transform_piece(result, group, value_labels).items():
-                    pieces.setdefault(label, []).append(column)
-            else:
-                pieces.setdefault(self._obj.name, []).append(_series_transform_piece(result, group))
         xp = self._groups.xp
         n = len(self._obj)
-        if not row_blocks:  # no group: what pandas returns when it has nothing to concatenate
+        if not results:  # no group: what pandas returns when it has nothing to concatenate
             if self._is_frame:
                 raise ValueError("No objects to concatenate")
             from riptide.frame.series import Series
 
             return Series._from_column(full(0, None, np.float64, xp=xp), _empty_index(xp), self._obj.name)
+        if not self._is_frame and all(is_scalar(r) for r, _ in results):
+            values = _scalars_column([r for r, _ in results], xp)
+            slot = np.full(self.ngroups + 1, -1, dtype=np.int64)
+            slot[groups_done] = np.arange(len(groups_done))
+            ids = self._groups.ids
+            position = _device.to_device(slot, xp)[xp.where(ids < 0, self.ngroups, ids)]
+            return self._row_result({self._obj.name: values.take_or_missing(position)})
+        pieces: dict[Hashable, list[Column]] = {}
+        value_labels = [label for label, _ in self._value_items()]
+        for result, group in results:
+            if self._is_frame:
+                for label, column in _frame_transform_piece(result, group, value_labels).items():
+                    pieces.setdefault(label, []).append(column)
+            else:
+                pieces.setdefault(self._obj.name, []).append(_series_transform_piece(result, group))
         rows = xp.concatenate(row_blocks)
         # Where each original row's value sits in the concatenated results (-1: a row without a group).
         where = xp.full(n, -1, dtype=np.int64)
@@ -454,7 +471,9 @@ class GroupTransformMethods:
         if not callable(func):
             raise TypeError(f"apply func should be callable, not {type(func).__name__}")
         fast = self._aggregation_equivalent(func) if not args and not kwargs and self.ngroups else None
-        if fast is not None and (not self._is_frame or (fast == "size" and self._as_index)):
+        if func is len and self._is_frame and self._as_index and not args and not kwargs and self.ngroups:
+            fast = "size"  # len(group frame) is its row count
+        if fast is not None:
             return self.size() if fast == "size" else getattr(self, fast)()
         data = self._values_obj()
         func = _series_callable(func, self._is_frame, args, kwargs)
@@ -524,7 +543,7 @@ class GroupTransformMethods:
             starts = _host(self._segments.starts)
             blocks = [self._segments.order[int(starts[g]) : int(starts[g]) + len(v)] for v, g in present]
             original = xp.concatenate(blocks) if blocks else xp.zeros(0, dtype=np.int64)
-            result = _take_rows(result, _device_argsort(original, xp))
+            result = _take_rows(result, stable_argsort(original, xp))
         else:
             result = _concat_objects(objects)
         name = self._obj.name if not self._is_frame else None
@@ -539,8 +558,6 @@ class GroupTransformMethods:
         xp = self._groups.xp
         counts = np.asarray(lengths, dtype=np.int64)
         offsets = _device.to_device(np.concatenate([[0], np.cumsum(counts)]), xp)
-        from riptide.core.kernels.segments import row_of_each_element
-
         piece_of_row = row_of_each_element(offsets, xp)
         group_of_row = _device.to_device(np.asarray(group_numbers, dtype=np.int64), xp)[piece_of_row]
         key_levels = [values.take(group_of_row) for values in self._grouping[1]]
@@ -566,8 +583,6 @@ class GroupTransformMethods:
         labels = list(first.index.to_pandas())
         columns = {label: stacked.take(xp.arange(n_values, dtype=np.int64) * width + j) for j, label in
                    enumerate(labels)}  # fmt: skip
-        if len(values) != self.ngroups:
-            raise NotImplementedError("apply results for only some groups")  # pragma: no cover - groups always match
         if not self._as_index:
             return self._with_key_columns(columns)
         frame = DataFrame._from_columns(columns, self._result_index())
@@ -633,28 +648,39 @@ class GroupTransformMethods:
         >>> round(float(df.groupby("k").x.corr(df.y).iloc[0]), 6)
         0.993399
         """
-        if self._is_frame:
-            return self._frame_moments(*args, kind="corr", **kwargs)
-        return self._series_moments(*args, kind="corr", **kwargs)
+        return (self._frame_corr if self._is_frame else self._series_corr)(*args, **kwargs)
 
     def cov(self, *args: Any, **kwargs: Any) -> Any:
         """Covariance per group: between the value columns (``DataFrameGroupBy.cov(min_periods=None, ddof=1,
         numeric_only=False)``) or with another Series (``SeriesGroupBy.cov(other, min_periods=None, ddof=1)``).
         """
-        if self._is_frame:
-            return self._frame_moments(*args, kind="cov", **kwargs)
-        return self._series_moments(*args, kind="cov", **kwargs)
+        return (self._frame_cov if self._is_frame else self._series_cov)(*args, **kwargs)
 
-    def _series_moments(self, other: Any, method: str = "pearson", min_periods: int | None = None,
-                        ddof: int | None = 1, *, kind: str) -> Any:  # fmt: skip
+    def _series_corr(self, other: Any, method: str = "pearson", min_periods: int | None = None) -> Any:
+        _check_corr_method(method)
+        return self._series_moments(other, "corr", method, min_periods, 1)
+
+    def _series_cov(self, other: Any, min_periods: int | None = None, ddof: int | None = 1) -> Any:
+        return self._series_moments(other, "cov", "pearson", min_periods, 1 if ddof is None else ddof)
+
+    def _frame_corr(self, method: Any = "pearson", min_periods: int = 1, numeric_only: bool = False) -> Any:
+        _check_corr_method(method)
+        return self._frame_moments("corr", method, min_periods, 1, numeric_only)
+
+    def _frame_cov(self, min_periods: int | None = None, ddof: int | None = 1, numeric_only: bool = False) -> Any:
+        if any(dtypes.is_datetimelike(c.dtype) for _, c in self._value_items()):
+            raise TypeError("DataFrame contains columns with dtype datetime64 or timedelta64, which are not "
+                            "supported for cov.")  # fmt: skip
+        return self._frame_moments("cov", "pearson", min_periods, 1 if ddof is None else ddof, numeric_only)
+
+    def _series_moments(self, other: Any, kind: str, method: str, min_periods: int | None, ddof: int) -> Any:
+        """corr / cov of the grouped Series with ``other`` (aligned on the index), one value per group."""
         from riptide.frame.series import Series
 
         if isinstance(other, pd.Series):
             other = Series(other)
         if not isinstance(other, Series):
             raise TypeError(f"{kind} needs another Series, got {type(other).__name__}")
-        if kind == "corr":
-            _check_corr_method(method)
         obj = self._obj
         if not other.index.equals(obj.index) or len(other) != len(obj):
             other = other.reindex(obj.index)
@@ -666,25 +692,15 @@ class GroupTransformMethods:
         if kind == "corr":
             values = _correlation(x, x_valid, y, y_valid, self._groups, method, minimum)
         else:
-            values = _covariance(x, x_valid, y, y_valid, self._groups, minimum, 1 if ddof is None else ddof)
+            values = _covariance(x, x_valid, y, y_valid, self._groups, minimum, ddof)
         return Series._from_column(NumericColumn(values), self._result_index(), obj.name)
 
-    def _frame_moments(self, method: Any = "pearson", min_periods: int | None = None, numeric_only: bool = False,
-                       ddof: int | None = 1, *, kind: str) -> Any:  # fmt: skip
+    def _frame_moments(self, kind: str, method: str, min_periods: int | None, ddof: int, numeric_only: bool) -> Any:
         """corr / cov between every pair of value columns, per group: a (keys..., label) x label frame."""
         from riptide.frame.dataframe import DataFrame
         from riptide.frame.index import Index
 
-        if kind == "cov" and isinstance(method, int | np.integer) and not isinstance(method, bool):
-            method, min_periods = "pearson", method  # cov(min_periods) positionally
-        if kind == "corr":
-            _check_corr_method(method)
-            minimum = 1 if min_periods is None else min_periods
-        else:
-            minimum = 1 if min_periods is None else min_periods
-            if any(dtypes.is_datetimelike(c.dtype) for _, c in self._value_items()):
-                raise TypeError("DataFrame contains columns with dtype datetime64 or timedelta64, which are not "
-                                "supported for cov.")  # fmt: skip
+        minimum = 1 if min_periods is None else min_periods
         items = []
         for label, column in self._value_items():
             if numeric_only and not _is_numeric(column):
@@ -704,7 +720,7 @@ class GroupTransformMethods:
             row_mode = xp.concatenate([has_missing, xp.zeros(1, dtype=bool)])[xp.where(groups.ids < 0, n_groups,
                                                                                           groups.ids)]  # fmt: skip
             valid = [xp.where(row_mode, f, True) for f in finite]
-            ddof_per_group = xp.where(has_missing, 1, 1 if ddof is None else ddof)
+            ddof_per_group = xp.where(has_missing, 1, ddof)
         else:
             valid = finite
             ddof_per_group = None
@@ -722,8 +738,9 @@ class GroupTransformMethods:
                                                   cache=cache if complete[i] and complete[j] else None, pair=(i, j))
         columns: dict[Hashable, Column] = {}
         for j, label in enumerate(labels):
-            stacked = xp.stack([results[(min(i, j), max(i, j))] for i in range(width)], axis=1) if width else None
-            columns[label] = NumericColumn(stacked.reshape(-1) if width else xp.zeros(0))
+            # row g * width + i of column j holds the (i, j) value of group g
+            stacked = xp.stack([results[(min(i, j), max(i, j))] for i in range(width)], axis=1)
+            columns[label] = NumericColumn(stacked.reshape(-1))
         group_of_row = xp.repeat(xp.arange(n_groups, dtype=np.int64), width)
         label_column = as_column(pd.Index(labels) if labels else pd.Index([], dtype="float64"), xp=xp)
         label_of_row = label_column.take(xp.tile(xp.arange(width, dtype=np.int64), n_groups))
@@ -977,12 +994,6 @@ def _reduce_flags(flags: list[Any], how: str) -> Any:
     for f in flags[1:]:
         out = (out | f) if how == "or" else (out & f)
     return out
-
-
-def _device_argsort(values: Any, xp: Any) -> Any:
-    from riptide.core.kernels.sort import stable_argsort
-
-    return stable_argsort(values, xp)
 
 
 def _empty_index(xp: Any) -> Any:

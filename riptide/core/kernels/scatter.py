@@ -46,7 +46,16 @@ def scatter_max(target: Any, indices: Any, values: Any, xp: types.ModuleType) ->
 
 
 def _scatter_extreme(ufunc: Any, target: Any, indices: Any, values: Any, xp: types.ModuleType) -> None:
-    if xp is np or target.dtype.kind != "f":
+    if xp is np:
+        ufunc.at(target, indices, values)
+        return
+    if target.dtype.kind in "biu" and target.dtype.itemsize < 4:
+        # CuPy's min/max-at takes 32- and 64-bit types only: widen, reduce, narrow back (values fit by construction).
+        wide = target.astype(np.int32)
+        ufunc.at(wide, indices, xp.asarray(values).astype(np.int32))
+        target[...] = wide.astype(target.dtype)
+        return
+    if target.dtype.kind != "f":
         ufunc.at(target, indices, values)
         return
     # CuPy's float64 min/max-at loses precision (measured on CuPy 14: results rounded to float32). Floats order

@@ -12,7 +12,8 @@ order. On that layout
   ``cumsum`` over the valid flags, and rejected when it lies outside the row's group;
 * integer cumsum is one global ``cumsum`` minus its value just before the group starts (exact, in
   wrapping integer arithmetic); the other scans (float cumsum, cumprod, cummin, cummax) use a segmented
-  doubling scan — ``ceil(log2 n)`` elementwise passes that restart at group boundaries;
+  doubling scan — ``ceil(log2(largest group))`` elementwise passes that restart at group boundaries (one
+  fused kernel per pass on the GPU);
 * rank sorts once more by (group, value) and reads ties as runs of equal keys.
 
 The results are then scattered back to the original row order. Nothing loops over rows or groups in
@@ -34,6 +35,7 @@ turns an int column into float64, as in pandas).
 
 from __future__ import annotations
 
+import functools
 import types
 import warnings
 from dataclasses import dataclass
@@ -104,6 +106,12 @@ class Segments:
     def kept(self) -> Any:
         """True for sorted rows that belong to a group (their key was not dropped)."""
         return self.ids < self.n_groups
+
+    @cached_property
+    def max_size(self) -> int:
+        """Rows in the largest group (how far a scan must reach)."""
+        # one scalar read: it sets the number of doubling passes
+        return int(self.sizes[: self.n_groups].max()) if self.n_groups else 0
 
     @cached_property
     def has_dropped(self) -> bool:
@@ -188,8 +196,8 @@ def cumulative(column: Column, groups: Groups | Segments, op: str, skipna: bool 
     if op == "cumsum" and accumulator.kind in "iu":
         scanned = _segmented_integer_sum(ordered, seg)
     else:
-        ufunc = {"cumsum": xp.add, "cumprod": xp.multiply, "cummin": xp.minimum, "cummax": xp.maximum}[op]
-        scanned = segmented_scan(ufunc, ordered, seg)
+        name = {"cumsum": "add", "cumprod": "multiply", "cummin": "minimum", "cummax": "maximum"}[op]
+        scanned = segmented_scan(name, ordered, seg)
     result = seg.scatter(scanned)
     dtype = _scan_dtype(column.dtype, op)
     if accumulator.kind == "f" and kind in "biu" and not dtypes.is_masked(column.dtype):
@@ -207,7 +215,7 @@ def cumulative(column: Column, groups: Groups | Segments, op: str, skipna: bool 
     if missing is not None:
         if not skipna:
             # Every row from a group's first missing value on is missing.
-            missing_out = seg.scatter(segmented_scan(xp.maximum, missing[seg.order].astype(np.int8), seg) > 0)
+            missing_out = seg.scatter(segmented_scan("maximum", missing[seg.order].astype(np.int8), seg) > 0)
         else:
             missing_out = missing
     if dtypes.is_masked(dtype):
@@ -276,24 +284,62 @@ def _segmented_integer_sum(ordered: Any, seg: Segments) -> Any:
         return total - before[seg.starts[seg.ids]]
 
 
-def segmented_scan(ufunc: Any, ordered: Any, seg: Segments) -> Any:
-    """Inclusive scan with ``ufunc`` of values in sorted order, restarting at each group.
+_SCAN_OPS = ("add", "multiply", "minimum", "maximum")
+# NumPy's semantics: a NaN operand wins minimum / maximum (``b != b`` is false for integers)
+_SCAN_EXPRESSIONS = {"add": "a + b", "multiply": "a * b", "minimum": "((b < a || b != b) ? b : a)",
+                     "maximum": "((b > a || b != b) ? b : a)"}  # fmt: skip
 
-    Hillis-Steele doubling: after the pass with step s every row combines the 2s values ending at it,
-    as long as they are in its group (its position in the group says how far back that reaches).
+
+def segmented_scan(op: str, ordered: Any, seg: Segments) -> Any:
+    """Inclusive scan with ``op`` (add, multiply, minimum, maximum) of values in sorted order, restarting at each
+    group. The values hold no NaN (missing values were replaced by the operation's identity).
+
+    Hillis-Steele doubling: after the pass with step s every row combines the 2s values ending at it, as long as
+    they are in its group (its position in the group says how far back that reaches); ``ceil(log2(largest
+    group))`` passes. On the GPU each pass is one fused kernel; the NumPy twin below is the CPU path and oracle.
     """
     xp = seg.xp
+    if op not in _SCAN_OPS:
+        raise ValueError(f"unknown scan operation {op!r}; expected one of {', '.join(_SCAN_OPS)}")
+    if xp is not np:
+        return _segmented_scan_cupy(op, ordered, seg)
+    ufunc = getattr(np, op)
     result = ordered.copy()
     position = seg.position
     step = 1
-    n = seg.n
     with np.errstate(over="ignore", invalid="ignore"):
-        while step < n:
+        while step < seg.max_size:
             reach = position[step:] >= step
             combined = ufunc(result[step:], result[:-step])
-            result[step:] = xp.where(reach, combined, result[step:])
+            result[step:] = np.where(reach, combined, result[step:])
             step *= 2
     return result
+
+
+@functools.cache
+def _scan_pass_kernel(op: str) -> Any:
+    """One doubling pass on the GPU: ``y[i] = x[i - step] (op) x[i]`` where row i reaches that far into its group."""
+    import cupy
+
+    return cupy.ElementwiseKernel(
+        "raw T x, raw int64 position, int64 step", "T y",
+        f"const T a = x[i]; if (position[i] >= step) {{ const T b = x[i - step]; y = {_SCAN_EXPRESSIONS[op]}; }} "
+        "else { y = a; }",
+        f"riptide_group_scan_pass_{op}",
+    )  # fmt: skip
+
+
+def _segmented_scan_cupy(op: str, ordered: Any, seg: Segments) -> Any:
+    kernel = _scan_pass_kernel(op)
+    source = ordered.copy()
+    target = seg.xp.empty_like(source)
+    position = seg.position
+    step = 1
+    while step < seg.max_size:
+        kernel(source, position, step, target)
+        source, target = target, source
+        step *= 2
+    return source
 
 
 def mark_dropped(column: Column, seg: Segments, numeric: bool = False) -> Column:
