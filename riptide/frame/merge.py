@@ -827,7 +827,8 @@ def _index_join_index(left: Any, right: Any, lpos: Any, rpos: Any, how: str) -> 
 
     n_left, n_right = len(left), len(right)
     if n_left == 0 or n_right == 0:
-        left, right = _as_range_partner(left, right), _as_range_partner(right, left)
+        # pandas converts the right side, and the left side only when it alone is empty (measured on 3.1).
+        left, right = (_as_range_partner(left, right) if n_left == 0 < n_right else left), _as_range_partner(right, left)
     base = how.replace("_anti", "")
     if base == "left":
         return _take_labels(left, lpos)
