@@ -55,14 +55,13 @@ __all__ = ["SeriesGroupByMethods", "FrameGroupByMethods", "GroupBy", "SeriesGrou
 AGGREGATIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "count", "size", "first",
                 "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
 
-#: NumPy reductions that ``agg`` runs as the named aggregation (same result as pandas' call per group,
-#: without the per-group loop): name and keyword arguments. NumPy's std/var default to ddof=0.
+#: NumPy reductions that ``agg`` runs as the named aggregation instead of once per group: pandas 3 calls
+#: them per group, and they call the Series method (skipna, NumPy's ddof=0 for std/var), which gives the
+#: named aggregation's result wherever every group has rows. (np.median and the np.nan* functions go
+#: through a NumPy array instead, with NumPy's NaN rules: they run per group.)
 _NUMPY_REDUCTIONS: dict[Any, tuple[str, dict[str, Any]]] = {
-    np.sum: ("sum", {}), np.nansum: ("sum", {}), np.prod: ("prod", {}), np.nanprod: ("prod", {}),
-    np.mean: ("mean", {}), np.nanmean: ("mean", {}), np.median: ("median", {}), np.nanmedian: ("median", {}),
-    np.min: ("min", {}), np.nanmin: ("min", {}), np.max: ("max", {}), np.nanmax: ("max", {}),
-    np.std: ("std", {"ddof": 0}), np.nanstd: ("std", {"ddof": 0}),
-    np.var: ("var", {"ddof": 0}), np.nanvar: ("var", {"ddof": 0}),
+    np.sum: ("sum", {}), np.prod: ("prod", {}), np.mean: ("mean", {}), np.min: ("min", {}), np.max: ("max", {}),
+    np.amin: ("min", {}), np.amax: ("max", {}), np.std: ("std", {"ddof": 0}), np.var: ("var", {"ddof": 0}),
 }  # fmt: skip
 
 
@@ -170,7 +169,7 @@ def _one_key(obj: Any, key: Any, is_frame: bool, n: int) -> tuple[Column, Hashab
     if callable(key) or isinstance(key, dict):
         # A function (or mapping) of the index labels: evaluated label by label on the host, as pandas does.
         mapped = obj.index.to_pandas().map(key)
-        return as_column(mapped, xp=_namespace(obj)), None, False
+        return as_column(mapped, xp=_namespace(obj)), obj.index.name if obj.index.nlevels == 1 else None, False
     if is_frame and _hashable(key) and key in obj._data:
         if key in obj.index.names:
             raise ValueError(f"'{key}' is both an index level and a column label, which is ambiguous.")
@@ -454,7 +453,10 @@ class GroupBy(GroupTransformMethods):
         """{group key: row positions} (NumPy arrays, as pandas gives them)."""
         ids = _host(self._groups.ids)
         keys = self._result_index().to_pandas()
-        return {keys[g]: np.flatnonzero(ids == g) for g in range(self.ngroups)}
+        positions = {keys[g]: np.flatnonzero(ids == g) for g in range(self.ngroups)}
+        if len(self._keys.columns) > 1:  # pandas lists the empty groups of one key only
+            positions = {key: rows for key, rows in positions.items() if rows.shape[0]}
+        return positions
 
     def get_group(self, name: Any) -> Any:
         """The rows of one group, as the grouped object's type."""
@@ -537,8 +539,46 @@ class GroupBy(GroupTransformMethods):
             items = [(label, column) for label, column in items if _is_numeric(column)]
         if op in ("idxmin", "idxmax"):
             self._check_idx(op, items, kwargs.get("skipna", True))
+        if op in ("sum", "prod") and isinstance(self, DataFrameGroupBy):
+            return self._wrap(self._sum_blocks(op, items, kwargs), op)
         results = {label: self._reduce_column(column, op, label, **kwargs) for label, column in items}
         return self._wrap(results, op)
+
+    def _sum_blocks(self, op: str, items: list[tuple[Hashable, Column]], kwargs: dict) -> dict[Hashable, Column]:
+        """A DataFrame's int sums/products, narrowed back block by block as pandas narrows them.
+
+        pandas computes them in 64 bits per 2-D block of same-dtype columns and narrows a block back to
+        its dtype only when every result of every column fits. Its blocks, for a frame built in one go:
+        all columns of a dtype; once the key columns are dropped from the frame, only runs of adjacent
+        columns stay together (pandas slices rather than copies). An explicit selection is a fresh copy.
+        """
+        narrow_int = [isinstance(c.dtype, np.dtype) and c.dtype.kind in "iu" and c.dtype.itemsize < 8 for _, c in items]
+        blocks: list[list[int]] = []
+        if self._selection is not None or not any(self._keys.from_frame):
+            by_dtype: dict[np.dtype, list[int]] = {}
+            for i, (_, column) in enumerate(items):
+                if narrow_int[i]:
+                    by_dtype.setdefault(column.dtype, []).append(i)
+            blocks = list(by_dtype.values())
+        else:
+            # Adjacency in the frame's value columns (numeric_only drops columns after pandas made the blocks).
+            position = {label: p for p, (label, _) in enumerate(self._value_items())}
+            for i, (label, column) in enumerate(items):
+                if not narrow_int[i]:
+                    continue
+                if (blocks and blocks[-1][-1] == i - 1 and items[i - 1][1].dtype == column.dtype
+                        and position[items[i - 1][0]] == position[label] - 1):  # fmt: skip
+                    blocks[-1].append(i)
+                else:
+                    blocks.append([i])
+        in_block = {i for block in blocks for i in block}
+        results = [self._reduce_column(column, op, label, narrow=i not in in_block, **kwargs)
+                   for i, (label, column) in enumerate(items)]  # fmt: skip
+        for block in blocks:
+            narrowed = gr.narrow_together([results[i] for i in block], items[block[0]][1].dtype)
+            for i, column in zip(block, narrowed, strict=True):
+                results[i] = column
+        return {label: results[i] for i, (label, _) in enumerate(items)}
 
     def _reduce_column(self, column: Column, op: str, label: Any = None, **kwargs: Any) -> Column:
         """One column reduced per group (idxmin/idxmax give the index labels of the chosen rows)."""
@@ -555,21 +595,19 @@ class GroupBy(GroupTransformMethods):
         return gr.group_reduce(column, groups, op, **kwargs)
 
     def _check_idx(self, op: str, items: list[tuple[Hashable, Column]], skipna: bool) -> None:
-        """pandas' up-front checks of idxmin/idxmax (before any column is reduced)."""
-        if not items:
-            return
+        """pandas' up-front checks of idxmin/idxmax (before any column is reduced).
+
+        An unobserved category is an error when there is a column to reduce; with skipna=False a missing
+        value in any selected column is (numeric_only or not: pandas looks before it filters).
+        """
         if not self._observed and any(isinstance(c, CategoricalColumn) for c in self._keys.columns):
-            if bool((self._groups.sizes() == 0).any()):  # one scalar read: an unobserved category has no row
+            if items and bool((self._groups.sizes() == 0).any()):  # one scalar read: a category without rows
                 raise ValueError(f"Can't get {op} of an empty group due to unobserved categories. "
                                  "Specify observed=True in groupby instead.")  # fmt: skip
         elif not skipna:
-            # pandas checks every selected column for a missing value, not only the reduced ones.
-            for _, column in self._selection_items():
+            for _, column in self._value_items():
                 if column.can_hold_missing() and bool(column.isna().any()):  # one scalar read per column
                     raise ValueError(f"{op} with skipna=False encountered an NA value.")
-
-    def _selection_items(self) -> list[tuple[Hashable, Column]]:
-        return self._value_items()
 
     def sum(self, numeric_only: bool = False, min_count: int = 0, skipna: bool = True, engine: Any = None,
             engine_kwargs: Any = None) -> Any:  # fmt: skip
@@ -694,6 +732,9 @@ class GroupBy(GroupTransformMethods):
         from riptide.frame.series import Series
 
         sizes = NumericColumn(self._groups.sizes())
+        if isinstance(self, SeriesGroupBy) and dtypes.is_masked(self._obj.dtype):
+            # pandas: the size of a masked Series' groups is Int64 (a DataFrame's is int64).
+            sizes = NumericColumn(sizes.data, dtype=pd.Int64Dtype(), mask=self._groups.xp.ones(self.ngroups, bool))
         if self._as_index:
             name = self._obj.name if isinstance(self, SeriesGroupBy) else None
             return Series._from_column(sizes, self._result_index(), name)
@@ -729,10 +770,28 @@ class GroupBy(GroupTransformMethods):
             return getattr(self, func)(*args, **kwargs)
         if not callable(func):
             raise TypeError(f"'{type(func).__name__}' object is not callable")
-        if func in _NUMPY_REDUCTIONS and not args and not kwargs:
-            name, options = _NUMPY_REDUCTIONS[func]
-            return getattr(self, name)(**options)
+        if func in _NUMPY_REDUCTIONS and not args and not kwargs and self.ngroups and not self._may_have_empty_groups():
+            return self._numpy_agg(func)
         return self._python_agg(func, *args, **kwargs)
+
+    def _numpy_agg(self, func: Any) -> Any:
+        """A NumPy reduction as its named aggregation, typed as pandas types per-group results (column by column)."""
+        name, options = _NUMPY_REDUCTIONS[func]
+        results = {}
+        for label, column in self._value_items():
+            result = self._reduce_column(column, name, label, **options)
+            if result.can_hold_missing() and bool(result.isna().all()):
+                # one scalar read: pandas types per-group results that are all missing by their sentinel
+                # (NaN, NaT, <NA>) rather than by the reduction; let the per-group path type them.
+                grouped = self if isinstance(self, SeriesGroupBy) else self._as_series_group(label)
+                result = _python_reduce(grouped, func, (), {})
+            results[label] = result
+        return self._wrap(results)
+
+    def _may_have_empty_groups(self) -> bool:
+        """Whether a group may have no row (an unobserved category): only then do per-group calls of a NumPy
+        reduction and the named aggregation type their results differently."""
+        return not self._observed and any(isinstance(c, CategoricalColumn) for c in self._keys.columns)
 
     def _python_agg(self, func: Callable, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -810,6 +869,8 @@ class DataFrameGroupBy(GroupBy):
         from riptide.frame.series import Series
 
         frame = self._obj
+        if isinstance(key, tuple) and key not in frame._data and len(key) > 1:
+            raise ValueError("Cannot subset columns with a tuple with more than one element. Use a list instead.")
         if isinstance(key, list | tuple) and not (isinstance(key, tuple) and key in frame._data):
             missing = [k for k in key if k not in frame._data]
             if missing:
@@ -854,9 +915,9 @@ class DataFrameGroupBy(GroupBy):
         grouped.__dict__["_grouping"] = self._grouping
         return grouped
 
-    def _column_agg(self, label: Hashable, func: Any) -> Column:
+    def _column_agg(self, label: Hashable, func: Any, *args: Any, **kwargs: Any) -> Column:
         """One column aggregated with one func (a name, a NumPy reduction or any callable)."""
-        return _single_column(self._as_series_group(label)._one_agg(func))
+        return _single_column(self._as_series_group(label)._one_agg(func, *args, **kwargs))
 
     def _list_agg(self, funcs: list[Any]) -> Any:
         if not funcs:
@@ -889,12 +950,16 @@ class DataFrameGroupBy(GroupBy):
     def _named_agg(self, spec: dict[str, Any]) -> Any:
         columns: dict[Hashable, Column] = {}
         for new_label, pair in spec.items():
-            if not isinstance(pair, tuple) or len(pair) != 2:
+            if hasattr(pair, "column") and hasattr(pair, "aggfunc"):  # pd.NamedAgg(column, aggfunc, *args, **kwargs)
+                label, func = pair.column, pair.aggfunc
+                args, kwargs = tuple(getattr(pair, "args", ())), dict(getattr(pair, "kwargs", {}))
+            elif isinstance(pair, tuple) and len(pair) == 2:
+                (label, func), args, kwargs = pair, (), {}
+            else:
                 raise TypeError("Must provide 'func' or tuples of '(column, aggfunc).")
-            label, func = pair
             if label not in self._obj._data:
                 raise KeyError(f"Label(s) [{label!r}] do not exist")
-            columns[new_label] = self._column_agg(label, func)
+            columns[new_label] = self._column_agg(label, func, *args, **kwargs)
         return self._wrap(columns)
 
     def _python_agg(self, func: Callable, *args: Any, **kwargs: Any) -> Any:
@@ -913,9 +978,15 @@ def _python_reduce(grouped: SeriesGroupBy, func: Callable, args: tuple, kwargs: 
     series = grouped._obj
     groups = grouped._groups
     xp = groups.xp
+    if groups.n_groups == 0:
+        return series._column.take(xp.zeros(0, dtype=np.int64))  # pandas keeps the column's dtype
     order = groups.order()
     sizes = _host(groups.sizes())
     starts = np.concatenate([[0], np.cumsum(sizes)])
+    if func in _NUMPY_REDUCTIONS:
+        # np.sum(series) calls series.sum(axis=None, dtype=None, out=None): call the method itself.
+        name, options = _NUMPY_REDUCTIONS[func]
+        func = lambda part, *_, **__: getattr(part, name)(**options)  # noqa: E731
     results = []
     for g in range(groups.n_groups):  # one call per group: the user's function is Python
         rows = xp.sort(order[int(starts[g]) : int(starts[g + 1])])
@@ -932,10 +1003,23 @@ def _python_reduce(grouped: SeriesGroupBy, func: Callable, args: tuple, kwargs: 
     typed = template._cast_pointwise_result(values)
     if isinstance(typed, pd.arrays.NumpyExtensionArray):
         typed = typed.to_numpy()
-    if getattr(typed, "dtype", None) == object:
-        raise TypeError("riptide columns cannot hold Python objects: the function's results mix types "
-                        f"({sorted({type(v).__name__ for v in results})})")  # fmt: skip
-    return as_column(typed, xp=xp)
+    final = pd.Series(typed, copy=False)  # pandas then builds a Series of them, inferring again (NaT: datetime)
+    if final.dtype == object:
+        return as_column(_without_objects(final.to_numpy()), xp=xp)
+    return as_column(final, xp=xp)
+
+
+def _without_objects(values: np.ndarray) -> Any:
+    """riptide's documented stand-ins for pandas' object results: bools with missing values are ``boolean``,
+    nothing but missing values is float64 NaN; anything else cannot be a riptide column."""
+    missing = pd.isna(values)
+    present = values[~missing]
+    if present.shape[0] == 0:
+        return np.full(values.shape[0], np.nan)
+    if all(isinstance(v, bool | np.bool_) for v in present):
+        return pd.array([None if m else bool(v) for v, m in zip(values, missing, strict=True)], dtype="boolean")
+    raise TypeError("riptide columns cannot hold Python objects: the function's results mix types "
+                    f"({sorted({type(v).__name__ for v in present})})")
 
 
 def _labelled(funcs: list[Any]) -> list[tuple[Hashable, Any]]:

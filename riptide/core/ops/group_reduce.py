@@ -20,7 +20,8 @@ What pandas decides and riptide copies (pandas 3.1, checked against it by tests/
   datetimes (timedeltas for std/sem);
 * integer sums and products are computed in 64 bits (wrapping like NumPy) and handed back in the
   input's dtype when every group's result fits it, in int64/uint64 otherwise — pandas'
-  ``maybe_downcast_to_dtype``; bool sums are int64;
+  ``maybe_downcast_to_dtype``, which a DataFrame applies to a block of same-dtype columns at once
+  (:func:`narrow_together`); bool sums are int64;
 * a group without a value gives NaN / NaT / <NA> (an int or bool result becomes float64), except sum
   (0, or "" for strings) and prod (1) unless ``min_count`` asks for more values;
 * ``skipna=False`` makes a group with a missing value missing (first/last then take the first/last
@@ -51,7 +52,7 @@ from riptide.core.kernels.scatter import scatter_add, scatter_max, scatter_min
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops.grouping import Groups, group_rows
 
-__all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported"]
+__all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported", "narrow_together"]
 
 GROUP_REDUCTIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "count", "size",
                     "first", "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
@@ -63,11 +64,13 @@ _CATEGORICAL_OPS = {"min", "max", "first", "last", "any", "all", "count", "size"
 
 
 def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True, min_count: int = 0,
-                 ddof: int = 1, q: float = 0.5, interpolation: str = "linear", dropna: bool = True) -> Column:  # fmt: skip
+                 ddof: int = 1, q: float = 0.5, interpolation: str = "linear", dropna: bool = True,
+                 narrow: bool = True) -> Column:  # fmt: skip
     """One value per group of ``column`` reduced with ``op`` (one of ``GROUP_REDUCTIONS``).
 
     ``min_count``: a group with fewer non-missing values gives a missing value (sum, prod, min, max,
     first, last). ``dropna`` is nunique's (count a missing value as one more distinct value when False).
+    ``narrow=False`` leaves an int sum or product in 64 bits (see :func:`narrow_together`).
 
     >>> import numpy as np
     >>> from riptide.core.column import as_column
@@ -101,9 +104,9 @@ def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True
     if isinstance(column, StringColumn):
         return _strings(column, rows, op, skipna, min_count)
     if isinstance(column, CategoricalColumn):  # min / max of an ordered categorical
-        return _by_code_extreme(column, column.codes.astype(np.int64), rows, op, skipna)
+        return _by_code_extreme(column, column.codes.astype(np.int64), rows, op, skipna, min_count)
     assert isinstance(column, NumericColumn)
-    return _numeric(column, rows, op, skipna, min_count, ddof, q, interpolation)
+    return _numeric(column, rows, op, skipna, min_count, ddof, q, interpolation, narrow)
 
 
 def check_supported(column: Column, op: str) -> None:
@@ -185,7 +188,7 @@ class _Rows:
 
 
 def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_count: int, ddof: int, q: float,
-             interpolation: str) -> Column:  # fmt: skip
+             interpolation: str, narrow: bool = True) -> Column:  # fmt: skip
     xp = rows.xp
     groups = rows.groups
     kind = column.kind
@@ -216,7 +219,7 @@ def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_coun
     if not skipna and rows.missing is not None:
         missing = rows.has_missing() if missing is None else missing | rows.has_missing()
     dtype = _result_dtype(column.dtype, op, interpolation)
-    if op in ("sum", "prod") and kind in "iu":
+    if op in ("sum", "prod") and kind in "iu" and narrow:
         dtype = _downcast_if_lossless(result, column.dtype, dtype, missing)
     return _finish(result, dtype, missing, xp)
 
@@ -261,6 +264,31 @@ def _downcast_if_lossless(result: Any, dtype: Any, wide: Any, missing: Any) -> A
     if bool(fits.all()):  # one scalar read: the result dtype depends on the sums' range, as in pandas
         return dtype
     return wide
+
+
+def narrow_together(results: list[Column], dtype: Any) -> list[Column]:
+    """int64/uint64 sums (or products) of columns of one narrow int ``dtype``, narrowed to it together.
+
+    pandas keeps a DataFrame's columns of one dtype in one 2-D block and narrows a block's sums only
+    when every value of every column fits, so one overflowing column keeps its neighbours in 64 bits.
+    Results that became float64 (a missing group) stay as they are.
+    """
+    wide = [i for i, r in enumerate(results) if isinstance(r, NumericColumn) and r.mask is None and r.kind in "iu"]
+    if not wide:
+        return results
+    narrow = np.dtype(dtype)
+    info = np.iinfo(narrow)
+    xp = results[wide[0]].xp
+    fits = xp.ones(1, dtype=bool)
+    for i in wide:
+        data = results[i].data
+        fits = fits & ((data >= info.min) & (data <= info.max)).all()
+    if not bool(fits[0]):  # one scalar read: the block's dtype depends on its sums' range, as in pandas
+        return results
+    out = list(results)
+    for i in wide:
+        out[i] = NumericColumn(results[i].data.astype(narrow))
+    return out
 
 
 def _finish(result: Any, dtype: Any, missing: Any, xp: types.ModuleType) -> Column:
@@ -505,6 +533,10 @@ def _count_where(flags: Any, groups: Groups) -> Any:
 def _extreme(values: Any, valid: Any, groups: Groups, op: str) -> Any:
     """Per-group min or max of ``values`` over ``valid`` rows (the identity where a group has none)."""
     xp = groups.xp
+    original = values.dtype
+    if original.kind in "iu" and original.itemsize < 4:
+        # GPU atomics compare 32- and 64-bit words only: widen (order and values are unchanged).
+        values = values.astype(np.int32 if original.kind == "i" else np.uint32)
     if values.dtype.kind == "f":
         identity = np.inf if op == "min" else -np.inf
     else:
@@ -514,7 +546,7 @@ def _extreme(values: Any, valid: Any, groups: Groups, op: str) -> Any:
     # Rows that do not take part carry the identity, so a NaN among them never reaches a comparison.
     contributions = xp.where(valid, values, values.dtype.type(identity))
     (scatter_min if op == "min" else scatter_max)(result, _targets(valid, groups), contributions, xp)
-    return result[: groups.n_groups]
+    return result[: groups.n_groups].astype(original, copy=False)
 
 
 def _first_row_where(flags: Any, groups: Groups) -> Any:
@@ -562,9 +594,10 @@ def _segmented_scan(ufunc: Any, values: Any, segment: Any, xp: types.ModuleType)
     result = values.copy()
     n = result.shape[0]
     step = 1
-    while step < n:
-        same = segment[step:] == segment[:-step]
-        combined = ufunc(result[step:], result[:-step])
-        result[step:] = xp.where(same, combined, result[step:])
-        step *= 2
+    with np.errstate(all="ignore"):  # float products may overflow to inf, as pandas' do (silently)
+        while step < n:
+            same = segment[step:] == segment[:-step]
+            combined = ufunc(result[step:], result[:-step])
+            result[step:] = xp.where(same, combined, result[step:])
+            step *= 2
     return result
