@@ -166,12 +166,7 @@ def _kept_rows(columns: list[Column], keep: Any) -> Any:
     _check_keep(keep)
     if not columns or columns[0].size == 0:
         return (columns[0].xp if columns else np).zeros(0, dtype=np.int64)
-    xp = columns[0].xp
-    if keep is False:
-        groups = group_rows(columns, sort=False, dropna=False)
-        return xp.flatnonzero(groups.sizes()[groups.ids] == 1)
-    groups = group_rows(columns, sort=False, dropna=False)
-    return xp.sort(_kept_row_of_each_group(groups, keep, columns[0].size))
+    return columns[0].xp.flatnonzero(~_duplicated(columns, keep))
 
 
 def _counts(columns: list[Column], normalize: bool, sort: bool, ascending: bool,

@@ -42,11 +42,10 @@ import pandas as pd
 
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, as_column
-from riptide.core.kernels.scatter import scatter_min
 from riptide.core.kernels.sort import lexsort, stable_argsort
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops import group_reduce as gr
-from riptide.core.ops.grouping import Groups, group_rows
+from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows
 from riptide.frame.group_transform import GroupTransformMethods
 
 __all__ = ["SeriesGroupByMethods", "FrameGroupByMethods", "GroupBy", "SeriesGroupBy", "DataFrameGroupBy"]
@@ -304,9 +303,7 @@ def _unobserved_grouping(columns: list[Column], sort: bool, dropna: bool) -> tup
         permutation = lexsort(ranks, xp) if n_groups else pair
     else:
         # Pairs that occur first (by first row), then the others in pair order.
-        first = xp.full(n_groups + 1, n, dtype=np.int64)
-        scatter_min(first, xp.where(ids < 0, n_groups, ids), xp.arange(n, dtype=np.int64), xp)
-        first = first[:n_groups]
+        first = first_row_of_each(ids, n_groups, xp)
         permutation = stable_argsort(xp.where(first < n, first, n + pair), xp)
     rank = xp.empty(n_groups, dtype=np.int64)
     rank[permutation] = pair
@@ -335,9 +332,7 @@ def _category_level(column: CategoricalColumn, sort: bool, dropna: bool) -> tupl
         positions = codes
     else:
         # pandas recodes the categories by first appearance, the unseen ones after them in category order.
-        first = xp.full(count + 1, n, dtype=np.int64)
-        scatter_min(first, xp.where(codes < 0, count, codes), xp.arange(n, dtype=np.int64), xp)
-        first = first[:count]
+        first = first_row_of_each(codes, count, xp)
         by_position = stable_argsort(xp.where(first < n, first, n + category), xp)
         position_of = xp.empty(count, dtype=np.int64)
         position_of[by_position] = category
@@ -362,9 +357,7 @@ def _category_level(column: CategoricalColumn, sort: bool, dropna: bool) -> tupl
 
 def _groups_with_first_rows(ids: Any, n_groups: int, n: int, xp: Any) -> Groups:
     """Groups whose ``first_rows`` hold -1 for a group no row belongs to (an unobserved category)."""
-    first = xp.full(n_groups + 1, n, dtype=np.int64)
-    scatter_min(first, xp.where(ids < 0, n_groups, ids), xp.arange(n, dtype=np.int64), xp)
-    first = first[:n_groups]
+    first = first_row_of_each(ids, n_groups, xp)
     return Groups(ids=ids, n_groups=n_groups, first_rows=xp.where(first == n, -1, first), xp=xp)
 
 

@@ -30,7 +30,7 @@ import pandas as pd
 
 from riptide.core.column import Column, NumericColumn, as_column, is_scalar
 from riptide.core.kernels.factorize import factorize
-from riptide.core.kernels.scatter import scatter_min
+from riptide.core.ops.grouping import first_row_of_each
 from riptide.frame.index import Index, _match_codes, as_index
 
 __all__ = ["MultiIndex"]
@@ -246,7 +246,7 @@ class MultiIndex(Index):
         result = []
         for column, name in zip(self._level_columns, self._names):
             codes, n_distinct = factorize(column)
-            result.append(Index._from_column(column.take(_first_row_of_each_code(codes, n_distinct, column.xp)), name))
+            result.append(Index._from_column(column.take(first_row_of_each(codes, n_distinct, column.xp)), name))
         return result
 
     @property
@@ -772,13 +772,6 @@ def _comparable(a: Column, b: Column) -> tuple[Column, Column]:
         a = decode_categorical(a) if isinstance(a, CategoricalColumn) else a
         b = decode_categorical(b) if isinstance(b, CategoricalColumn) else b
     return a, b
-
-
-def _first_row_of_each_code(codes: Any, n_distinct: int, xp: Any) -> Any:
-    n = codes.shape[0]
-    first = xp.full(n_distinct + 1, n, dtype=np.int64)
-    scatter_min(first, xp.where(codes < 0, n_distinct, codes), xp.arange(n, dtype=np.int64), xp)
-    return first[:n_distinct]
 
 
 def _codes_dtype(n_distinct: int) -> np.dtype:

@@ -40,6 +40,7 @@ import pandas as pd
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, as_column
 from riptide.core.kernels.segments import row_of_each_element
+from riptide.core.ops.grouping import first_row_of_each
 
 __all__ = ["SeriesReshapeMethods", "FrameReshapeMethods", "melt", "get_dummies", "sample_positions"]
 
@@ -228,7 +229,7 @@ def _dummies_of(column: Column, index: Any, prefix: Any, prefix_sep: str, dummy_
         codes, levels = column.codes.astype(np.int64), column.categories
     else:
         codes, n_levels = factorize(column)
-        levels = column.take(_first_row_of_each(codes, n_levels, xp))
+        levels = column.take(first_row_of_each(codes, n_levels, xp))
     # The distinct values travel to the host: they become column labels, as the pandas Index pandas makes of
     # them (a NaN label for dummy_na joins that Index, so int labels become floats there, as in pandas).
     shown = pd.Index(levels.to_pandas_array())
@@ -254,16 +255,6 @@ def _dummies_of(column: Column, index: Any, prefix: Any, prefix_sep: str, dummy_
         raise ValueError(f"riptide DataFrames need unique column labels; get_dummies would repeat some of "
                          f"{labels}")  # fmt: skip
     return DataFrame._from_columns(result, index)
-
-
-def _first_row_of_each(codes: Any, n_distinct: int, xp: Any) -> Any:
-    """For dense codes 0..n_distinct-1 (and -1), the first row holding each code."""
-    from riptide.core.kernels.scatter import scatter_min
-
-    n = codes.shape[0]
-    first = xp.full(n_distinct + 1, n, dtype=np.int64)
-    scatter_min(first, xp.where(codes < 0, n_distinct, codes), xp.arange(n, dtype=np.int64), xp)
-    return first[:n_distinct]
 
 
 # --------------------------------------------------------------------------- sample

@@ -197,18 +197,14 @@ def _group_levels(columns: list[Column], sort: bool) -> Any:
     """Groups of the rows by these index levels, missing labels included: sorted with a missing label first in
     each level (pandas sorts a MultiIndex by its codes, where missing is -1), else in order of appearance."""
     from riptide.core.kernels.factorize import factorize, sorted_group_codes
-    from riptide.core.kernels.scatter import scatter_min
     from riptide.core.ops.grouping import Groups, group_rows
 
     if not sort:
         return group_rows(columns, sort=False, dropna=False)
     xp = columns[0].xp
-    n = columns[0].size
     codes = [factorize(column)[0] + 1 for column in columns]  # missing (-1) becomes 0: first
     ids, n_groups = sorted_group_codes(codes, xp)
-    first = xp.full(n_groups + 1, n, dtype=np.int64)
-    scatter_min(first, ids, xp.arange(n, dtype=np.int64), xp)
-    return Groups(ids=ids, n_groups=n_groups, first_rows=first[:n_groups], xp=xp)
+    return Groups(ids=ids, n_groups=n_groups, xp=xp)
 
 
 # --------------------------------------------------------------------------- stack

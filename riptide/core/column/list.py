@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from riptide import _device
 from riptide.core.column.base import Column
-from riptide.core.kernels.segments import row_of_each_element
+from riptide.core.kernels.segments import segment_positions, take_offsets
 
 __all__ = ["ListColumn"]
 
@@ -76,13 +76,8 @@ class ListColumn(Column):
     # --- layout operations -------------------------------------------------------------
     def take(self, indices: Any) -> ListColumn:
         xp = self.xp
-        indices = indices.astype(np.int64, copy=False)
-        starts = self.offsets[:-1][indices]
-        lengths = self.offsets[1:][indices] - starts
-        new_offsets = xp.zeros(len(indices) + 1, dtype=np.int64)
-        xp.cumsum(lengths, out=new_offsets[1:])
-        row = row_of_each_element(new_offsets, xp)  # one scalar read: the number of elements gathered
-        elements = starts[row] + (xp.arange(row.shape[0], dtype=np.int64) - new_offsets[:-1][row])
+        starts, new_offsets = take_offsets(self.offsets, indices, xp)
+        elements = segment_positions(starts, new_offsets, xp)  # one scalar read on CuPy: the element count
         mask = None if self.mask is None else self.mask[indices]
         return self._like(new_offsets, self.child.take(elements), mask)
 

@@ -69,11 +69,7 @@ class StringColumn(Column):
     # --- layout operations -------------------------------------------------------------
     def take(self, indices: Any) -> StringColumn:
         xp = self.xp
-        indices = indices.astype(np.int64, copy=False)
-        starts = self.offsets[:-1][indices]
-        lengths = self.offsets[1:][indices] - starts
-        new_offsets = xp.zeros(len(indices) + 1, dtype=np.int64)
-        xp.cumsum(lengths, out=new_offsets[1:])
+        starts, new_offsets = segments.take_offsets(self.offsets, indices, xp)
         chars = segments.gather_segments(self.chars, starts, new_offsets, xp)
         mask = None if self.mask is None else self.mask[indices]
         return self._like(new_offsets, chars, mask)

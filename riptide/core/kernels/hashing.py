@@ -156,7 +156,7 @@ def _insert_kernel(n_words: int, n_strings: int, has_valid: bool) -> Any:
     skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
     source = _PRELUDE + f"""
 extern "C" __global__ void hash_insert({_params("", n_words, n_strings)}, {valid_param}
-        const i64 n, i64* table, i64* owner_key, const i64 mask, int* row_slot,
+        const i64 n, i64* table, const i64 mask, int* row_slot,
         u64* claimed, const u64 limit, volatile int* overflow) {{
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
@@ -199,7 +199,7 @@ def _insert_one_word_kernel(has_valid: bool) -> Any:
     skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
     source = _PRELUDE + f"""
 extern "C" __global__ void hash_insert_one_word(const i64* __restrict__ w0, {valid_param}
-        const i64 n, i64* unused, i64* pairs, const i64 mask, int* row_slot,
+        const i64 n, i64* pairs, const i64 mask, int* row_slot,
         u64* claimed, const u64 limit, volatile int* overflow) {{
     const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
@@ -348,7 +348,8 @@ def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
         claimed = cp.zeros(1, dtype=np.uint64)
         overflow = cp.zeros(1, dtype=np.int32)
         limit = int(capacity * _MAX_LOAD)
-        args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), table, stored,
+        # The one-word kernel reads and writes the pairs; the general one only the owner of each slot.
+        args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), row_slot, claimed, np.uint64(limit), overflow)  # fmt: skip
         _launch(kernel, keys.n, args)
         if not int(overflow[0]):  # one scalar read: whether the table was large enough

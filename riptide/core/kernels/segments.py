@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["row_of_each_element", "gather_segments"]
+__all__ = ["row_of_each_element", "take_offsets", "segment_positions", "gather_segments"]
 
 
 def row_of_each_element(offsets: Any, xp: types.ModuleType) -> Any:
@@ -28,6 +28,33 @@ def row_of_each_element(offsets: Any, xp: types.ModuleType) -> Any:
     return xp.searchsorted(offsets[1:], positions, side="right")
 
 
+def take_offsets(offsets: Any, indices: Any, xp: types.ModuleType) -> tuple[Any, Any]:
+    """For rows ``indices`` of a segmented buffer: each row's start in the old buffer and the new offsets.
+
+    >>> [a.tolist() for a in take_offsets(np.array([0, 2, 2, 5]), np.array([2, 0]), np)]
+    [[2, 0], [0, 3, 5]]
+    """
+    indices = indices.astype(np.int64, copy=False)
+    starts = offsets[:-1][indices]
+    new_offsets = xp.zeros(indices.shape[0] + 1, dtype=np.int64)
+    xp.cumsum(offsets[1:][indices] - starts, out=new_offsets[1:])
+    return starts, new_offsets
+
+
+def segment_positions(starts: Any, new_offsets: Any, xp: types.ModuleType) -> Any:
+    """Position in the old buffer of every element of the gathered rows (see :func:`take_offsets`).
+
+    >>> segment_positions(np.array([2, 0]), np.array([0, 3, 5]), np).tolist()
+    [2, 3, 4, 0, 1]
+    """
+    if xp is np:
+        # Each output element's source is its output position shifted by its row's (start - new offset).
+        shift = np.repeat(starts - new_offsets[:-1], np.diff(new_offsets))
+        return shift + np.arange(shift.shape[0], dtype=np.int64)
+    rows = row_of_each_element(new_offsets, xp)
+    return starts[rows] + (xp.arange(rows.shape[0], dtype=np.int64) - new_offsets[:-1][rows])
+
+
 def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.ModuleType) -> Any:
     """Concatenate ``values[starts[r] : starts[r] + len_r]`` for each output row r.
 
@@ -38,10 +65,4 @@ def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.Module
     """
     if int(new_offsets[-1]) == 0:
         return xp.zeros(0, dtype=values.dtype)
-    if xp is np:
-        # Each output byte's source is its output position shifted by its row's (start - new offset).
-        shift = np.repeat(starts - new_offsets[:-1], np.diff(new_offsets))
-        return values[shift + np.arange(shift.shape[0], dtype=np.int64)]
-    rows = row_of_each_element(new_offsets, xp)
-    source = starts[rows] + (xp.arange(rows.shape[0], dtype=np.int64) - new_offsets[:-1][rows])
-    return values[source]
+    return values[segment_positions(starts, new_offsets, xp)]

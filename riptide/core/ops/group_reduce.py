@@ -50,7 +50,7 @@ from riptide.core.column import CategoricalColumn, Column, NumericColumn, String
 from riptide.core.kernels.factorize import factorize
 from riptide.core.kernels.scatter import scatter_add, scatter_max, scatter_min
 from riptide.core.kernels.sort import stable_argsort
-from riptide.core.ops.grouping import Groups, group_rows
+from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows
 
 __all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported", "narrow_together"]
 
@@ -553,9 +553,7 @@ def _first_row_where(flags: Any, groups: Groups) -> Any:
     """First row of each group where ``flags`` holds; -1 where none does."""
     xp = groups.xp
     n = flags.shape[0]
-    first = xp.full(groups.n_groups + 1, n, dtype=np.int64)
-    scatter_min(first, _targets(flags, groups), xp.arange(n, dtype=np.int64), xp)
-    first = first[: groups.n_groups]
+    first = first_row_of_each(xp.where(flags, groups.ids, -1), groups.n_groups, xp)
     return xp.where(first == n, -1, first)
 
 

@@ -28,7 +28,7 @@ from riptide.core.kernels.factorize import factorize, sorted_group_codes
 from riptide.core.kernels.scatter import scatter_add, scatter_min
 from riptide.core.kernels.sort import stable_argsort
 
-__all__ = ["Groups", "group_rows"]
+__all__ = ["Groups", "group_rows", "first_row_of_each"]
 
 _MAX_COMBINED = 2**62  # mixed-radix combined codes stay below this; beyond it they are re-densified first
 
@@ -52,13 +52,13 @@ class Groups:
     @property
     def first_rows(self) -> Any:
         if self._first_rows is None:
-            self._first_rows = _first_rows(self.ids, self.n_groups, self.ids.shape[0], self.xp)
+            self._first_rows = first_row_of_each(self.ids, self.n_groups, self.xp)
         return self._first_rows
 
     @property
     def representatives(self) -> Any:
         """One row of each group (its first row when that is known already): take() it to get the group keys."""
-        return self._first_rows if self._representatives is None else self._representatives
+        return self.first_rows if self._representatives is None else self._representatives
 
     def sizes(self) -> Any:
         """Rows per group (int64)."""
@@ -101,8 +101,7 @@ def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Group
         rank = _group_rows_sorted([c.take(owners) for c in columns], sort=True, dropna=False).ids
     else:
         # Number groups by first appearance: the first row of each slot needs one pass over the rows.
-        first_of_slot = _first_rows(_slot_ids(row_slot, slot_group, xp),
-                                    n_groups, columns[0].size, xp)  # fmt: skip
+        first_of_slot = first_row_of_each(_slot_ids(row_slot, slot_group, xp), n_groups, xp)
         rank = xp.empty(n_groups, dtype=np.int64)
         rank[stable_argsort(first_of_slot, xp)] = xp.arange(n_groups, dtype=np.int64)
         first_rows = xp.empty(n_groups, dtype=np.int64)
@@ -124,7 +123,6 @@ def _slot_ids(row_slot: Any, slot_group: Any, xp: Any) -> Any:
 def _group_rows_sorted(columns: list[Any], *, sort: bool, dropna: bool) -> Groups:
     """Factorize each key (a sort) and combine the codes; the NumPy path, and the GPU path for small inputs."""
     xp = columns[0].xp
-    n = columns[0].size
     combined, cardinality = None, 1
     for column in columns:
         codes, n_distinct = factorize(column)
@@ -141,7 +139,7 @@ def _group_rows_sorted(columns: list[Any], *, sort: bool, dropna: bool) -> Group
     if len(columns) > 1 or combined is None:
         combined, cardinality = _densify(combined, xp)
     ids, n_groups = combined, cardinality
-    first_rows = _first_rows(ids, n_groups, n, xp)
+    first_rows = first_row_of_each(ids, n_groups, xp)
     if not sort and n_groups > 1:
         # Number groups by first appearance: rank the groups' first rows.
         by_appearance = stable_argsort(first_rows, xp)
@@ -171,7 +169,13 @@ def _densify(combined: Any, xp: types.ModuleType) -> tuple[Any, int]:
     return out, count
 
 
-def _first_rows(ids: Any, n_groups: int, n: int, xp: types.ModuleType) -> Any:
-    first = xp.full(n_groups + 1, n, dtype=np.int64)
-    scatter_min(first, xp.where(ids < 0, n_groups, ids), xp.arange(n, dtype=np.int64), xp)
-    return first[:n_groups]
+def first_row_of_each(codes: Any, n_codes: int, xp: types.ModuleType) -> Any:
+    """For codes in 0..n_codes-1 (and -1 for none), the first row holding each code; ``len(codes)`` where no row does.
+
+    >>> first_row_of_each(np.array([2, -1, 0, 2]), 4, np).tolist()
+    [2, 4, 0, 4]
+    """
+    n = codes.shape[0]
+    first = xp.full(n_codes + 1, n, dtype=np.int64)
+    scatter_min(first, xp.where(codes < 0, n_codes, codes), xp.arange(n, dtype=np.int64), xp)
+    return first[:n_codes]
