@@ -220,8 +220,7 @@ def test_select_questions():
 
 # --- riptide's answers against pandas' -------------------------------------------------------------------------------
 
-_KNOWN = {  # riptide deviations found by the check; remove an entry when it is fixed (strict xfail fails then)
-    "groupby_q9": "Series.corr is not implemented yet",
+_KNOWN: dict[str, str] = {  # riptide deviations found by the check; remove an entry when it is fixed (strict xfail fails then)
 }
 
 

@@ -31,6 +31,8 @@ from riptide.frame.reshape import FrameReshapeMethods
 from riptide.frame.duplicates import FrameDuplicatesMethods
 from riptide.frame.window import FrameWindowMethods
 from riptide.frame.stacking import FrameStackingMethods
+from riptide.frame.correlation import FrameCorrelationMethods
+from riptide.frame.multi_index import FrameMultiIndexMethods
 from riptide.frame.series import Series, _drop_positions, reindex_column
 
 __all__ = ["DataFrame"]
@@ -39,7 +41,8 @@ _NO_DEFAULT = object()
 
 
 class DataFrame(
-    OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods, FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods
+    OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods,
+    FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods, FrameCorrelationMethods, FrameMultiIndexMethods,
 ):  # fmt: skip
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 

@@ -104,6 +104,38 @@ def _index_summary(index: Any) -> str:
     return ends._summary().replace(" 2 entries", f" {n} entries", 1)
 
 
+def _index_memory(index: Any) -> tuple[int, bool]:
+    """pandas' memory count of an index and whether it is a lower bound (object labels).
+
+    A MultiIndex counts as pandas stores it: each level's distinct values, one small integer code per row
+    and level, and the level names (computed from the levels: the rows never leave the device).
+    """
+    if index.nlevels == 1:
+        return index.memory_usage(), index.dtype == object
+    from riptide.frame.multi_index import _codes_dtype
+
+    levels = [level.to_pandas() for level in index.levels]
+    level_bytes = sum(level.memory_usage() + _validity_bytes(level) for level in levels)
+    code_bytes = sum(len(index) * _codes_dtype(len(level)).itemsize for level in levels)
+    name_bytes = sum(sys.getsizeof(name) for name in index.names)
+    return level_bytes + code_bytes + name_bytes, any(level.dtype == object for level in levels)
+
+
+def _validity_bytes(level: pd.Index) -> int:
+    """The validity bitmap pandas' Arrow-backed text levels carry (its levels come out of a dictionary encoding,
+    which allocates one) and riptide's, having no missing value, do not: one bit per value."""
+    if isinstance(level.dtype, pd.CategoricalDtype):
+        level = level.categories
+    return (len(level) + 7) // 8 if isinstance(level.dtype, pd.StringDtype) else 0
+
+
+def _label_text(label: Any) -> str:
+    """A column label as pandas' info prints it: a tuple as ``(a, b)``, its parts unquoted."""
+    if isinstance(label, tuple):
+        return "(" + ", ".join(_label_text(part) for part in label) + ("," if len(label) == 1 else "") + ")"
+    return str(label)
+
+
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     """pandas' info table: cells left-justified to their column's widest, two spaces apart, and a rule."""
     widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
@@ -139,12 +171,13 @@ def info(frame: Any, buf: Any = None, series: Any = None) -> None:
         elif too_wide:
             lines.append(pd.Index(list(columns))._summary(name="Columns"))
         else:
-            rows = [[f" {i}", str(label), *row] for i, (label, row) in enumerate(zip(columns, cells))]
+            rows = [[f" {i}", _label_text(label), *row] for i, (label, row) in enumerate(zip(columns, cells))]
             lines += [f"Data columns (total {len(columns)} columns):", *_table([" # ", "Column", *headers], rows)]
         counts = pd.Series([c.dtype.name for c in columns.values()]).value_counts()
         lines.append("dtypes: " + ", ".join(f"{name}({count})" for name, count in sorted(counts.items())))
-        total = sum(c.nbytes for c in columns.values()) + obj.index.memory_usage()
-        qualifier = "+" if "object" in counts or obj.index.dtype == object else ""  # as pandas: a lower bound
+        index_bytes, index_qualified = _index_memory(obj.index)
+        total = sum(c.nbytes for c in columns.values()) + index_bytes
+        qualifier = "+" if "object" in counts or index_qualified else ""  # as pandas: a lower bound
         lines.append(f"memory usage: {_human_bytes(total, qualifier)}")
     lines.append(f"data on: {'host' if frame._xp() is np else 'device'}")
     print("\n".join(lines), file=sys.stdout if buf is None else buf)

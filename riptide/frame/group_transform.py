@@ -44,6 +44,7 @@ from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops import group_scan
 from riptide.core.ops.group_scan import Segments
+from riptide.frame.traced_apply import trace_apply
 
 __all__ = ["GroupTransformMethods", "TRANSFORM_REDUCTIONS", "TRANSFORM_KERNELS"]
 
@@ -137,7 +138,74 @@ class GroupTransformMethods:
     # --- cumulative scans -----------------------------------------------------------------------------------------
     def _scan(self, op: str, numeric_only: bool, skipna: bool) -> Any:
         seg = self._segments
-        return self._map_values(lambda column: group_scan.cumulative(column, seg, op, skipna), numeric_only)
+        results = {label: group_scan.cumulative(column, seg, op, skipna) for label, column in self._value_items()
+                   if not numeric_only or _is_numeric(column)}  # fmt: skip
+        if op in ("cumsum", "cumprod") and self._is_frame:
+            self._widen_blocks(results)
+        return self._row_result(results)
+
+    def _narrow_int_blocks(self) -> list[list[Hashable]]:
+        """The labels of the value columns that pandas holds in one 2-D block, for the plain narrow int columns
+        (int8/16/32, uint8/16/32; masked and 64-bit columns need no block rule).
+
+        A frame built in one go keeps all its columns of a dtype in one block, in column order; grouped by
+        keys that are not its columns, or with an explicit selection (``df.groupby(k)[[...]]``, a copy),
+        pandas scans whole blocks. Dropping the key columns slices the blocks instead: each run of adjacent
+        value columns of one dtype stays one block when its places in the original block are evenly spaced
+        (a slice: [0, 1], [0, 2], [1, 3, 5]), and falls apart into one block per column otherwise ([0, 1, 3]).
+        """
+        items = self._value_items()
+
+        def narrow(column: Column) -> bool:
+            dtype = column.dtype
+            return isinstance(dtype, np.dtype) and dtype.kind in "iu" and dtype.itemsize < 8
+
+        if self._selection is not None or not any(self._keys.from_frame):
+            by_dtype: dict[np.dtype, list[Hashable]] = {}
+            for label, column in items:
+                if narrow(column):
+                    by_dtype.setdefault(column.dtype, []).append(label)
+            return list(by_dtype.values())
+        place: dict[Hashable, int] = {}  # a column's place in its dtype's block of the whole frame
+        taken: dict[np.dtype, int] = {}
+        for label, column in self._obj._data.items():
+            if narrow(column):
+                place[label] = taken.get(column.dtype, 0)
+                taken[column.dtype] = place[label] + 1
+        runs: list[list[Hashable]] = []
+        previous: Column | None = None
+        for label, column in items:
+            if narrow(column):
+                if previous is not None and narrow(previous) and previous.dtype == column.dtype:
+                    runs[-1].append(label)
+                else:
+                    runs.append([label])
+            previous = column
+        blocks: list[list[Hashable]] = []
+        for run in runs:
+            steps = {place[b] - place[a] for a, b in zip(run, run[1:], strict=False)}
+            if len(steps) <= 1 and 0 not in steps:
+                blocks.append(run)
+            else:
+                blocks.extend([label] for label in run)
+        return blocks
+
+    def _widen_blocks(self, results: dict[Hashable, Column]) -> None:
+        """pandas' frame cumsum/cumprod of narrow ints: computed in 64 bits and narrowed back to the input
+        dtype only when every value of every column of the block fits, so one column whose running sums
+        leave the dtype keeps its block neighbours in 64 bits too (``results`` is updated in place).
+        Columns that became float64 (rows without a group) are left as they are."""
+        for block in self._narrow_int_blocks():
+            scanned = [label for label in block if label in results and isinstance(results[label], NumericColumn)
+                       and results[label].mask is None and results[label].dtype.kind in "iu"]  # fmt: skip
+            wide = {results[label].dtype for label in scanned if results[label].dtype.itemsize == 8}
+            if len(wide) != 1 or len(scanned) < 2:
+                continue
+            (wide_dtype,) = wide
+            for label in scanned:
+                column = results[label]
+                if column.dtype != wide_dtype:
+                    results[label] = NumericColumn(column.data.astype(wide_dtype))
 
     def cumsum(self, numeric_only: bool = False, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
         """Running sum within each group (missing values skipped, their rows missing).
@@ -475,6 +543,9 @@ class GroupTransformMethods:
             fast = "size"  # len(group frame) is its row count
         if fast is not None:
             return self.size() if fast == "size" else getattr(self, fast)()
+        traced = trace_apply(self, func, args, kwargs)  # one call for all groups when func only reduces columns
+        if traced is not None:
+            return self._wrap_scalars(traced)
         data = self._values_obj()
         func = _series_callable(func, self._is_frame, args, kwargs)
         values, groups_of_values, mutated = [], [], False
@@ -501,7 +572,7 @@ class GroupTransformMethods:
                 if isinstance(result, Series):
                     result.name = self._obj.name
                 return result
-            return Series._from_column(_scalars_column(values, self._groups.xp), self._result_index(), self._obj.name)
+            return self._wrap_scalars(_scalars_column(values, self._groups.xp))
         first = next((v for v in values if v is not None), None)
         if first is None:
             return DataFrame._from_columns({label: c.slice(0, 0) for label, c in data._data.items()},
@@ -510,10 +581,20 @@ class GroupTransformMethods:
             return self._concat_applied(values, group_numbers, not_indexed_same)
         if isinstance(first, Series):
             return self._wrap_series_values(values, group_numbers, first)
-        column = _scalars_column(values, self._groups.xp)
+        return self._wrap_scalars(_scalars_column(values, self._groups.xp))
+
+    def _wrap_scalars(self, column: Column) -> Any:
+        """apply's result when ``func`` gave one scalar per group (``column``, in group order)."""
+        from riptide.frame.series import Series
+
+        if not self._is_frame:
+            return Series._from_column(column, self._result_index(), self._obj.name)
         if self._as_index:
             return Series._from_column(column, self._result_index(), None)
-        return self._with_key_columns({_selection_name(self): column})
+        result = self._with_key_columns({_selection_name(self): column})
+        if _selection_name(self) is None:  # a None label: pandas' column axis is then an object Index
+            result._set_column_axis(pd.Index(list(result._data), dtype=object))
+        return result
 
     def _empty_applied(self, data: Any) -> Any:
         from riptide.frame.dataframe import DataFrame

@@ -45,7 +45,7 @@ from riptide.core.column import CategoricalColumn, Column, NumericColumn, as_col
 from riptide.core.kernels.sort import lexsort, stable_argsort
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops import group_reduce as gr
-from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows
+from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows, group_rows_aggregating
 from riptide.frame.group_transform import GroupTransformMethods
 
 __all__ = ["SeriesGroupByMethods", "FrameGroupByMethods", "GroupBy", "SeriesGroupBy", "DataFrameGroupBy"]
@@ -355,6 +355,14 @@ def _category_level(column: CategoricalColumn, sort: bool, dropna: bool) -> tupl
     return positions, values.take_or_missing(source), count + 1
 
 
+def _key_values(columns: list[Column], groups: Groups) -> list[Column]:
+    """The key values of each group: any row of a group holds them, except that float keys take the first row
+    (0.0 and -0.0 are one key; pandas shows the first one seen)."""
+    floats = any(isinstance(c, NumericColumn) and c.kind in "fc" for c in columns)
+    rows = groups.first_rows if floats else groups.representatives
+    return [c.take(rows) for c in columns]
+
+
 def _groups_with_first_rows(ids: Any, n_groups: int, n: int, xp: Any) -> Groups:
     """Groups whose ``first_rows`` hold -1 for a group no row belongs to (an unobserved category)."""
     first = first_row_of_each(ids, n_groups, xp)
@@ -404,7 +412,30 @@ class GroupBy(GroupTransformMethods):
         if not self._observed and any(isinstance(c, CategoricalColumn) for c in columns):
             return _unobserved_grouping(columns, self._sort, self._dropna)
         groups = group_rows(columns, sort=self._sort, dropna=self._dropna)
-        return groups, [c.take(groups.first_rows) for c in columns]
+        return groups, _key_values(columns, groups)
+
+    def _aggregate_while_grouping(self, requests: list[tuple[Column | None, str, dict]]) -> None:
+        """Group and compute these (column, aggregation name, options) requests in one pass, when the grouping is
+        not known yet and the GPU kernel can (:func:`~riptide.core.ops.grouping.group_rows_aggregating`).
+
+        The reductions then find their per-group results in the grouping and finish them as usual; nothing
+        changes when this does not apply.
+        """
+        if "_grouping" in self.__dict__ or not requests:
+            return
+        columns = self._keys.columns
+        if not self._observed and any(isinstance(c, CategoricalColumn) for c in columns):
+            return
+        wanted: dict[tuple[int, str], tuple[Column | None, str]] = {}
+        for column, op, options in requests:
+            kinds = gr.partial_kinds(column, op, skipna=options.get("skipna", True),
+                                     min_count=options.get("min_count", 0))  # fmt: skip
+            if kinds is None:
+                return
+            wanted.update({(id(column), kind): (column, kind) for kind in kinds})
+        groups = group_rows_aggregating(columns, list(wanted.values()), sort=self._sort, dropna=self._dropna)
+        if groups is not None:
+            self.__dict__["_grouping"] = (groups, _key_values(columns, groups))
 
     @property
     def _groups(self) -> Groups:
@@ -532,6 +563,9 @@ class GroupBy(GroupTransformMethods):
             items = [(label, column) for label, column in items if _is_numeric(column)]
         if op in ("idxmin", "idxmax"):
             self._check_idx(op, items, kwargs.get("skipna", True))
+            for _, column in items:  # pandas refuses every unsupported column before any all-missing group
+                gr.check_supported(column, op)
+        self._aggregate_while_grouping([(column, op, kwargs) for _, column in items])
         if op in ("sum", "prod") and isinstance(self, DataFrameGroupBy):
             return self._wrap(self._sum_blocks(op, items, kwargs), op)
         results = {label: self._reduce_column(column, op, label, **kwargs) for label, column in items}
@@ -541,29 +575,14 @@ class GroupBy(GroupTransformMethods):
         """A DataFrame's int sums/products, narrowed back block by block as pandas narrows them.
 
         pandas computes them in 64 bits per 2-D block of same-dtype columns and narrows a block back to
-        its dtype only when every result of every column fits. Its blocks, for a frame built in one go:
-        all columns of a dtype; once the key columns are dropped from the frame, only runs of adjacent
-        columns stay together (pandas slices rather than copies). An explicit selection is a fresh copy.
+        its dtype only when every result of every column fits (which columns share a block:
+        ``_narrow_int_blocks``).
         """
-        narrow_int = [isinstance(c.dtype, np.dtype) and c.dtype.kind in "iu" and c.dtype.itemsize < 8 for _, c in items]
-        blocks: list[list[int]] = []
-        if self._selection is not None or not any(self._keys.from_frame):
-            by_dtype: dict[np.dtype, list[int]] = {}
-            for i, (_, column) in enumerate(items):
-                if narrow_int[i]:
-                    by_dtype.setdefault(column.dtype, []).append(i)
-            blocks = list(by_dtype.values())
-        else:
-            # Adjacency in the frame's value columns (numeric_only drops columns after pandas made the blocks).
-            position = {label: p for p, (label, _) in enumerate(self._value_items())}
-            for i, (label, column) in enumerate(items):
-                if not narrow_int[i]:
-                    continue
-                if (blocks and blocks[-1][-1] == i - 1 and items[i - 1][1].dtype == column.dtype
-                        and position[items[i - 1][0]] == position[label] - 1):  # fmt: skip
-                    blocks[-1].append(i)
-                else:
-                    blocks.append([i])
+        # The blocks of the frame's value columns (group_transform's rule, shared with cumsum/cumprod); numeric_only
+        # drops columns after pandas made the blocks, so a block keeps only the items still reduced.
+        place = {label: i for i, (label, _) in enumerate(items)}
+        blocks = [[place[label] for label in block if label in place] for block in self._narrow_int_blocks()]
+        blocks = [block for block in blocks if block]
         in_block = {i for block in blocks for i in block}
         results = [self._reduce_column(column, op, label, narrow=i not in in_block, **kwargs)
                    for i, (label, column) in enumerate(items)]  # fmt: skip
@@ -724,6 +743,7 @@ class GroupBy(GroupTransformMethods):
         """Rows per group (an int64 Series; a DataFrame with a "size" column when as_index=False)."""
         from riptide.frame.series import Series
 
+        self._aggregate_while_grouping([(None, "size", {})])
         sizes = NumericColumn(self._groups.sizes())
         if isinstance(self, SeriesGroupBy) and dtypes.is_masked(self._obj.dtype):
             # pandas: the size of a masked Series' groups is Int64 (a DataFrame's is int64).
@@ -742,6 +762,7 @@ class GroupBy(GroupTransformMethods):
         >>> df.groupby("k").agg(lo=("v", "min"), hi=("v", "max")).to_pandas().values.tolist()
         [[1.0, 3.0], [5.0, 5.0]]
         """
+        self._aggregate_while_grouping(self._named_requests(func, kwargs))
         if func is None:
             if not kwargs:
                 raise TypeError("Must provide 'func' or tuples of '(column, aggfunc).")
@@ -753,6 +774,28 @@ class GroupBy(GroupTransformMethods):
         return self._one_agg(func, *args, **kwargs)
 
     aggregate = agg
+
+    def _named_requests(self, func: Any, kwargs: dict) -> list[tuple[Column | None, str, dict]]:
+        """The (column, aggregation name) pairs an ``agg`` spec asks for by name, to compute them while grouping
+        (other specs, and callables, are left to the usual path)."""
+        data = self._obj._data if isinstance(self, DataFrameGroupBy) else None
+        pairs: list[tuple[Any, Any]] = []  # (column label or None for every value column, function)
+        if func is None:
+            pairs = [(spec[0], spec[1]) for spec in kwargs.values() if isinstance(spec, tuple) and len(spec) == 2]
+        elif isinstance(func, dict):
+            pairs = [(label, f) for label, funcs in func.items()
+                     for f in (funcs if isinstance(funcs, list | tuple) else [funcs])]  # fmt: skip
+        elif isinstance(func, list | tuple):
+            pairs = [(None, f) for f in func]
+        requests = []
+        for label, f in pairs:
+            if not isinstance(f, str):
+                continue
+            if label is None:
+                requests += [(column, f, {}) for _, column in self._value_items()]
+            elif data is not None and _hashable(label) and label in data:
+                requests.append((data[label], f, {}))
+        return requests
 
     def _one_agg(self, func: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(func, str):

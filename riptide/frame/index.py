@@ -2,7 +2,12 @@
 
 Label lookups (``get_loc``, ``get_indexer``) and alignment (``union``) run on the device:
 labels are factorized together with the index and matched by sorted search, never
-looped over in Python.
+looped over in Python. A missing label matches a missing label (NaN finds NaN), as in pandas.
+
+Labels no riptide column holds as pandas has them -- ``None`` labels (pandas keeps ``Index([None])`` as
+objects) and labels of mixed kinds (``[1, "a"]``, the columns of a frame whose labels mix types) -- are kept
+as a small pandas Index on the host (:class:`~riptide.core.column.categorical.HostCategories`), like column
+labels: lookups on them run in pandas and hand positions to the device.
 
 >>> import riptide as rt
 >>> idx = rt.Index(["a", "b", "c"], name="key")
@@ -20,6 +25,7 @@ import pandas as pd
 from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn, as_column, concat_columns, is_scalar
+from riptide.core.column.categorical import HostCategories
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops.cast import concat_common
 from riptide.core.kernels.segments import row_of_each_element
@@ -53,7 +59,7 @@ class Index:
                 data = data._column
             elif isinstance(data, pd.Index | pd.Series) and name is None:
                 name = data.name
-            column = as_column([] if data is None else data, dtype=dtype)
+            column = _label_column_of(data, dtype)
         self._column = column.copy() if copy else column
         self.name = name
 
@@ -75,8 +81,16 @@ class Index:
 
     @property
     def _namespace(self) -> Any:
-        """numpy or cupy: where the labels live (a RangeIndex answers without materializing)."""
+        """numpy or cupy: where the labels live (a RangeIndex answers without materializing; host labels answer
+        with the default device, where the rows they label live)."""
+        if isinstance(self._column, HostCategories):
+            return _device.xp()
         return self._column.xp
+
+    def _host_labels(self) -> pd.Index | None:
+        """The labels as a pandas Index when they are kept on the host (object labels), else None."""
+        column = self._as_column()
+        return column.index if isinstance(column, HostCategories) else None
 
     def __len__(self) -> int:
         return self._column.size
@@ -143,6 +157,9 @@ class Index:
 
     @property
     def is_unique(self) -> bool:
+        host = self._host_labels()
+        if host is not None:
+            return bool(host.is_unique)
         column = self._as_column()
         _, n_distinct = factorize(column)
         missing = int(column.isna().sum()) if column.can_hold_missing() else 0
@@ -150,11 +167,13 @@ class Index:
 
     @property
     def is_monotonic_increasing(self) -> bool:
-        return _is_monotonic(self._as_column(), increasing=True)
+        host = self._host_labels()
+        return bool(host.is_monotonic_increasing) if host is not None else _is_monotonic(self._as_column(), True)
 
     @property
     def is_monotonic_decreasing(self) -> bool:
-        return _is_monotonic(self._as_column(), increasing=False)
+        host = self._host_labels()
+        return bool(host.is_monotonic_decreasing) if host is not None else _is_monotonic(self._as_column(), False)
 
     @property
     def values(self) -> Any:
@@ -215,6 +234,9 @@ class Index:
     def astype(self, dtype: Any) -> Index:
         from riptide.core.ops.cast import astype
 
+        host = self._host_labels()
+        if host is not None:
+            return Index(host.astype(dtype), name=self.name)
         return Index._from_column(astype(self._as_column(), dtype), self.name)
 
     def take(self, positions: Any) -> Index:
@@ -253,6 +275,8 @@ class Index:
             return True
         if isinstance(self, RangeIndex) and isinstance(other, RangeIndex):
             return self._range_equals(other)
+        if self._host_labels() is not None or other._host_labels() is not None:
+            return bool(self.to_pandas().equals(other.to_pandas()))
         left, right = self._as_column(), other._as_column()
         if dtypes.is_string(left.dtype) != dtypes.is_string(right.dtype):
             return False
@@ -268,24 +292,36 @@ class Index:
     def isin(self, values: Any) -> Any:
         from riptide.frame.series import Series
 
+        host = self._host_labels()
+        if host is not None:
+            return _device.to_device(np.asarray(host.isin(values), dtype=bool), self._namespace)
         return Series._from_column(self._as_column(), default_index(len(self))).isin(values).values
 
     def min(self) -> Any:
-        return self.to_series().min()
+        host = self._host_labels()
+        return host.min() if host is not None else self.to_series().min()
 
     def max(self) -> Any:
-        return self.to_series().max()
+        host = self._host_labels()
+        return host.max() if host is not None else self.to_series().max()
 
     # --- label lookup --------------------------------------------------------------------
     def get_loc(self, label: Any) -> int | slice | Any:
         """Position of ``label``: an int when unique, else a bool mask of its rows; KeyError if absent."""
+        host = self._host_labels()
+        if host is not None:
+            location = host.get_loc(label)
+            return location if isinstance(location, int | slice) else _device.to_device(location, self._namespace)
         column = self._as_column()
-        try:
-            from riptide.core.ops.binary import binary_op
+        if _is_missing_label(label):  # NaN finds the missing labels, as in pandas
+            hits = column.isna()
+        else:
+            try:
+                from riptide.core.ops.binary import binary_op
 
-            hits = binary_op(column, label, "eq").values_or(False)
-        except TypeError:
-            raise KeyError(label) from None
+                hits = binary_op(column, label, "eq").values_or(False)
+            except TypeError:
+                raise KeyError(label) from None
         positions = column.xp.flatnonzero(hits)
         count = int(positions.shape[0])
         if count == 0:
@@ -324,22 +360,28 @@ class Index:
         stable sort order of this index and each label's first slot in that order.
         """
         column = self._as_column()
-        xp = column.xp
+        xp = self._namespace
         if column.size == 0 or target.size == 0:
             none = xp.full(target.size, -1, dtype=np.int64)
             return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
+        if isinstance(column, HostCategories) or isinstance(target, HostCategories):
+            return _match_on_host(column, target, xp)
         try:
             combined = concat_common(column, target)
         except TypeError:  # labels of another kind (strings looked up in numbers) match nothing
             none = xp.full(target.size, -1, dtype=np.int64)
             return none, xp.zeros(target.size, dtype=np.int64), xp.zeros(0, dtype=np.int64), none
-        codes, _ = factorize(combined)
+        codes, n_distinct = factorize(combined)
+        # pandas finds a missing label among missing labels (NaN matches NaN): missing values get a code too
+        codes = xp.where(codes < 0, n_distinct, codes)
         return _match_codes(codes[: column.size], codes[column.size :], xp)
 
     def union(self, other: Index, sort: bool | None = None) -> Index:
         """Distinct labels of both, sorted (as pandas' union with ``sort=None`` when sortable)."""
         if self.equals(other):
             return self
+        if self._host_labels() is not None or other._host_labels() is not None:
+            return as_index(self.to_pandas().union(other.to_pandas(), sort=sort))
         combined = concat_common(self._as_column(), other._as_column())
         codes, _ = factorize(combined)
         xp = combined.xp
@@ -352,6 +394,59 @@ class Index:
         if bool((~valid).any()):
             result = concat_columns([result, combined.take(xp.flatnonzero(~valid)[:1])])
         return Index._from_column(result, name)
+
+
+def _label_column_of(data: Any, dtype: Any) -> Column:
+    """The column of an Index's labels: a device column, or the labels kept on the host where pandas keeps
+    them as Python objects (all ``None``; mixed kinds, which no column type holds)."""
+    if data is None:
+        return as_column([], dtype=dtype)
+    if dtype is None and _all_none_labels(data):
+        return HostCategories(pd.Index(list(data), dtype=object))
+    try:
+        return as_column(data, dtype=dtype)
+    except TypeError:
+        if dtype is not None or isinstance(data, pd.MultiIndex):
+            raise
+        labels = data if isinstance(data, pd.Index) else pd.Index(list(data) if not isinstance(
+            data, pd.Series | np.ndarray) else data)  # fmt: skip
+        if labels.dtype != object:
+            raise
+        return HostCategories(labels)
+
+
+def _is_missing_label(label: Any) -> bool:
+    return label is None or label is pd.NA or label is pd.NaT or (isinstance(label, float | np.floating) and
+                                                                   bool(np.isnan(label)))  # fmt: skip
+
+
+def _all_none_labels(data: Any) -> bool:
+    """Host labels that are all missing, ``None`` among them: pandas keeps those as objects, not NaN floats."""
+    if isinstance(data, pd.Index) and not isinstance(data, pd.MultiIndex):
+        if data.dtype != object or len(data) == 0:
+            return False
+        values = list(data)
+    elif isinstance(data, list | tuple) and data:
+        values = data
+    else:
+        return False
+    return any(v is None for v in values) and all(v is None or (isinstance(v, float) and v != v) for v in values)
+
+
+def _match_on_host(column: Column, target: Column, xp: Any) -> tuple[Any, Any, Any, Any]:
+    """``Index._match`` where either side holds host labels: pandas numbers both sides' labels (missing labels
+    sharing one number), the device matches the numbers."""
+    own = _host_index(column)
+    wanted = _host_index(target)
+    codes, _ = pd.factorize(own.append(wanted), use_na_sentinel=False)
+    codes = _device.to_device(np.asarray(codes, dtype=np.int64), xp)
+    return _match_codes(codes[: len(own)], codes[len(own) :], xp)
+
+
+def _host_index(column: Column) -> pd.Index:
+    if isinstance(column, HostCategories):
+        return pd.Index(column.index, dtype=object)
+    return pd.Index(column.to_pandas_array(), dtype=object)
 
 
 def _match_codes(own: Any, wanted: Any, xp: Any) -> tuple[Any, Any, Any, Any]:

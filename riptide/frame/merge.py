@@ -426,15 +426,21 @@ class _Merge:
         n_out = int(lpos.shape[0])
         base_how = self.how.replace("_anti", "")
         # A left join (unsorted) with as many rows as the left side keeps every left row in place, once: no gather.
+        # So does an inner join whose every left row found one right row (a lookup table's usual case).
         left_as_is = base_how == "left" and not self.sort and n_out == len(left)
+        if self.how == "inner" and not self.sort and n_out == len(left) and not self.left_index:
+            left_as_is = _is_identity(lpos, n_out)
         right_as_is = base_how == "right" and not self.sort and n_out == len(right)
         columns: dict[Hashable, Column] = {}
+        # An inner join's positions are never -1: a plain gather, without take_or_missing's look for them.
+        gather = (lambda column, positions: column.take(positions)) if self.how == "inner" else (
+            lambda column, positions: column.take_or_missing(positions))  # fmt: skip
         for label, new_label in zip(left._data, left_labels):
             column = left._data[label]
-            columns[new_label] = column if left_as_is else column.take_or_missing(lpos)
+            columns[new_label] = column if left_as_is else gather(column, lpos)
         for label, new_label in zip(right._data, right_labels):
             column = right._data[label]
-            columns[new_label] = column if right_as_is else column.take_or_missing(rpos)
+            columns[new_label] = column if right_as_is else gather(column, rpos)
         if indicator_name is not None:
             columns[indicator_name] = _indicator_column(lpos, rpos)
         columns = self._add_join_keys(columns, lpos, rpos)

@@ -33,7 +33,7 @@ from riptide.core.kernels.factorize import factorize
 from riptide.core.ops.grouping import first_row_of_each
 from riptide.frame.index import Index, _match_codes, as_index
 
-__all__ = ["MultiIndex"]
+__all__ = ["MultiIndex", "SeriesMultiIndexMethods", "FrameMultiIndexMethods"]
 
 
 class MultiIndex(Index):
@@ -691,6 +691,149 @@ class MultiIndex(Index):
             order = order[::-1]
         result = self.take(order)
         return (result, order) if return_indexer else result
+
+
+# --------------------------------------------------------------------------- cross sections (xs)
+
+
+class SeriesMultiIndexMethods:
+    """Mixed into ``Series``: ``xs``, a cross section by label(s) of the (Multi)Index."""
+
+    __slots__ = ()
+
+    def xs(self, key: Any, axis: Any = 0, level: Any = None, drop_level: bool = True) -> Any:
+        """The rows whose index labels match ``key``: a label of the first level, a tuple prefix, or labels of
+        the levels named by ``level``; the matched levels are dropped unless ``drop_level=False``. A full key
+        of a unique index gives the value itself.
+
+        >>> import riptide as rt
+        >>> s = rt.Series([1, 2, 3], index=rt.MultiIndex.from_arrays([["a", "a", "b"], [1, 2, 1]]))
+        >>> SeriesMultiIndexMethods.xs(s, "a").to_pandas().to_dict()  # s.xs("a") once Series inherits the mixin
+        {1: 1, 2: 2}
+        >>> SeriesMultiIndexMethods.xs(s, 1, level=1).to_pandas().to_dict()
+        {'a': 1, 'b': 3}
+        """
+        if axis not in (0, "index"):
+            raise ValueError(f"No axis named {axis} for object type Series")
+        return _cross_section(self, key, level, drop_level)
+
+
+class FrameMultiIndexMethods:
+    """Mixed into ``DataFrame``: ``xs``, a cross section of the rows (``axis=0``) or of the columns."""
+
+    __slots__ = ()
+
+    def xs(self, key: Any, axis: Any = 0, level: Any = None, drop_level: bool = True) -> Any:
+        """The rows (or columns, ``axis=1``) whose labels match ``key``, as :meth:`Series.xs` picks them; a full key
+        of a unique row index gives that row as a Series.
+
+        >>> import riptide as rt
+        >>> df = rt.DataFrame({"v": [1, 2, 3]}, index=rt.MultiIndex.from_arrays([["a", "a", "b"], [1, 2, 1]]))
+        >>> FrameMultiIndexMethods.xs(df, "a").to_pandas()  # df.xs("a") once DataFrame inherits the mixin
+           v
+        1  1
+        2  2
+        """
+        if axis in (1, "columns"):
+            return _column_cross_section(self, key, level, drop_level)
+        if axis not in (0, "index"):
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
+        return _cross_section(self, key, level, drop_level)
+
+
+def _cross_section(obj: Any, key: Any, level: Any, drop_level: bool) -> Any:
+    """``xs`` along the rows of a Series or DataFrame (pandas' rules for keys, levels and dropped levels)."""
+    if isinstance(key, list):
+        raise TypeError("list keys are not supported in xs, pass a tuple instead")
+    index = obj.index
+    if level is not None:
+        if not isinstance(index, MultiIndex):
+            raise TypeError("Index must be a MultiIndex")
+        if isinstance(level, list | tuple):
+            numbers = [index._level_number(lev) for lev in level]
+            if not isinstance(key, tuple) or len(key) != len(numbers):
+                raise AssertionError("Key for location must have same length as number of levels")
+            parts = list(key)
+        else:
+            numbers, parts = [index._level_number(level)], [key]
+        spec: list[Any] = [slice(None)] * index.nlevels
+        for number, part in zip(numbers, parts):
+            spec[number] = part
+        positions = _matching_rows(index, tuple(spec), key)
+        taken = index.take(positions)
+        kept = [i for i in range(index.nlevels) if i not in numbers]
+        return _with_rows(obj, positions, taken._keep_levels(kept) if drop_level and kept else taken)
+    if not isinstance(index, MultiIndex):
+        location = index.get_loc(key)
+        if isinstance(location, int | np.integer):
+            return obj.iloc[int(location)]  # a value of a Series, a row (as a Series) of a DataFrame
+        positions = index._namespace.flatnonzero(location) if not isinstance(location, slice) else (
+            index._namespace.arange(*location.indices(len(index)), dtype=np.int64))  # fmt: skip
+        return _with_rows(obj, positions, index.take(positions))
+    parts = key if isinstance(key, tuple) else (key,)
+    if len(parts) > index.nlevels:
+        raise KeyError(f"Key length ({len(parts)}) exceeds index depth ({index.nlevels})")
+    from riptide.frame.series import Series
+
+    given = [i for i, part in enumerate(parts) if not (isinstance(part, slice) and part == slice(None))]
+    if len(given) == index.nlevels and all(is_scalar(part) for part in parts):
+        location = index.get_loc(parts)  # a full key: an int when it names one row
+        if isinstance(location, int | np.integer):
+            # one row: a Series gives its value, a DataFrame the row (or, keeping the levels, a one-row frame)
+            if drop_level or isinstance(obj, Series):
+                return obj.iloc[int(location)]
+            return obj.iloc[int(location):int(location) + 1]
+    positions = _matching_rows(index, parts, key)
+    taken = index.take(positions)
+    if len(given) == index.nlevels:  # a full key of a non-unique index keeps every level, as in pandas
+        given = []
+    kept = [i for i in range(index.nlevels) if i not in given]
+    return _with_rows(obj, positions, taken._keep_levels(kept) if drop_level and given else taken)
+
+
+def _matching_rows(index: MultiIndex, spec: tuple, key: Any) -> Any:
+    """Positions of the rows whose levels match ``spec``; KeyError naming ``key`` when there are none."""
+    positions = index._namespace.flatnonzero(index._prefix_mask(spec))
+    if positions.shape[0] == 0:  # one size read: the selection's length
+        raise KeyError(key)
+    return positions
+
+
+def _with_rows(obj: Any, positions: Any, index: Index) -> Any:
+    """The rows of ``obj`` at ``positions``, labelled by ``index``."""
+    from riptide.frame.series import Series
+
+    if isinstance(obj, Series):
+        return Series._from_column(obj._column.take(positions), index, obj.name)
+    return obj._with_columns({label: column.take(positions) for label, column in obj._data.items()}, index)
+
+
+def _column_cross_section(frame: Any, key: Any, level: Any, drop_level: bool) -> Any:
+    """``xs(axis=1)``: the column labels are host metadata, so pandas' own lookup on them picks the columns."""
+    if isinstance(key, list):
+        raise TypeError("list keys are not supported in xs, pass a tuple instead")
+    columns = frame.columns
+    if level is not None:
+        if not isinstance(columns, pd.MultiIndex):
+            raise TypeError("Index must be a MultiIndex")
+        location, new_labels = columns.get_loc_level(key, level=level, drop_level=drop_level)
+        return _with_columns_at(frame, location, new_labels)
+    if drop_level:
+        return frame[key]
+    location = columns.get_loc(key)
+    if isinstance(location, int | np.integer):
+        location = slice(int(location), int(location) + 1)
+    return _with_columns_at(frame, location, columns[location])
+
+
+def _with_columns_at(frame: Any, location: Any, labels: pd.Index) -> Any:
+    """The columns at ``location`` (a slice or bool mask over the columns), relabelled with ``labels``."""
+    items = list(frame._data.items())
+    chosen = items[location] if isinstance(location, slice) else [item for item, keep in zip(items, location)
+                                                                   if keep]  # fmt: skip
+    result = frame._with_columns(dict(zip(labels, [column for _, column in chosen])))
+    result.columns = labels
+    return result
 
 
 # --------------------------------------------------------------------------- helpers

@@ -7,6 +7,10 @@ into one 2-D device array and reduce along its rows.
 pandas reduces rows of masked columns (Int64, Float64, boolean) through groupby, so those
 results are masked too (Int64 sums, boolean any/all, NA for a row with nothing to reduce);
 rows of plain NumPy columns go through its nan-functions in the columns' common dtype.
+
+NumPy's functions hand a Series to its own method (``np.sum(s)`` calls ``s.sum(axis=None, out=None)``), so
+Series reductions take NumPy's keyword arguments as pandas' do: :func:`check_numpy_arguments` accepts each at its
+NumPy default and names the ones pandas does not support.
 """
 
 from __future__ import annotations
@@ -22,11 +26,61 @@ from riptide.core.column import Column, NumericColumn, as_column, full
 from riptide.core.ops import reduce
 from riptide.frame.series import Series
 
-__all__ = ["combine_scalars", "reduce_frame", "reduce_rows"]
+__all__ = ["check_numpy_arguments", "combine_scalars", "reduce_frame", "reduce_rows"]
 
 _FLOAT_OPS = ("mean", "median", "std", "var", "sem")
 #: The dtype of a reduction over no columns at all (pandas: float64 unless the op says otherwise).
 _EMPTY_DTYPES = {"count": np.int64, "any": bool, "all": bool}
+
+
+_STAT_DEFAULTS = {"dtype": None, "out": None, "keepdims": False}
+#: The NumPy keyword arguments each Series reduction accepts (at these defaults only), as pandas' validators.
+NUMPY_DEFAULTS: dict[str, dict[str, Any]] = {
+    "sum": {**_STAT_DEFAULTS, "initial": None},
+    "prod": {**_STAT_DEFAULTS, "initial": None},
+    "mean": {**_STAT_DEFAULTS, "initial": None},
+    "median": {**_STAT_DEFAULTS, "overwrite_input": False},
+    "min": dict(_STAT_DEFAULTS),
+    "max": dict(_STAT_DEFAULTS),
+    "std": dict(_STAT_DEFAULTS),
+    "var": dict(_STAT_DEFAULTS),
+    "sem": dict(_STAT_DEFAULTS),
+    "any": {"out": None, "keepdims": False},
+    "all": {"out": None, "keepdims": False},
+}
+
+
+def check_numpy_arguments(op: str, axis: Any, kwargs: dict[str, Any]) -> None:
+    """Validate a Series reduction's ``axis`` and the NumPy keyword arguments NumPy's functions pass on.
+
+    Each is accepted at its NumPy default (``np.sum(s)`` passes ``out=None``); another value raises
+    ValueError, an argument NumPy's function would not pass raises TypeError, with pandas' messages.
+
+    >>> check_numpy_arguments("sum", None, {"out": None, "keepdims": False})
+    >>> check_numpy_arguments("sum", None, {"keepdims": True})
+    Traceback (most recent call last):
+    ...
+    ValueError: the 'keepdims' parameter is not supported in the pandas implementation of sum()
+    """
+    if axis not in (None, 0, "index"):
+        raise ValueError(f"No axis named {axis} for object type Series")
+    defaults = NUMPY_DEFAULTS.get(op, {})
+    for key, value in kwargs.items():
+        if key not in defaults:
+            raise TypeError(f"{op}() got an unexpected keyword argument '{key}'")
+        if not _is_default(value, defaults[key]):
+            raise ValueError(f"the '{key}' parameter is not supported in the pandas implementation of {op}()")
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    if default is None or value is None:
+        return False
+    try:
+        return bool(value == default) and type(value) in (bool, np.bool_)
+    except (TypeError, ValueError):
+        return False
 
 
 def _is_numeric_column(column: Column) -> bool:

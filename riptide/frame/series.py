@@ -27,6 +27,8 @@ from riptide.frame.reshape import SeriesReshapeMethods
 from riptide.frame.duplicates import SeriesDuplicatesMethods
 from riptide.frame.window import SeriesWindowMethods
 from riptide.frame.stacking import SeriesStackingMethods
+from riptide.frame.correlation import SeriesCorrelationMethods
+from riptide.frame.multi_index import SeriesMultiIndexMethods
 
 __all__ = ["Series"]
 
@@ -34,7 +36,9 @@ _NO_DEFAULT = object()
 
 
 class Series(
-    OperatorMethods, SeriesSortingMethods, SeriesGroupByMethods, SeriesMergeMethods, SeriesReshapeMethods, SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods
+    OperatorMethods, SeriesSortingMethods, SeriesGroupByMethods, SeriesMergeMethods, SeriesReshapeMethods,
+    SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
+    SeriesMultiIndexMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 
@@ -481,43 +485,50 @@ class Series(
         return self._with_column(NumericColumn(column.xp.round(column.data, decimals), column.dtype, column.mask))
 
     # --- reductions ----------------------------------------------------------------------
-    def _reduce(self, op: str, skipna: bool = True, **kwargs: Any) -> Any:
+    def _reduce(self, op: str, skipna: bool = True, axis: Any = None, numpy_kwargs: dict | None = None,
+                **kwargs: Any) -> Any:  # fmt: skip
+        """One reduction; ``axis`` and ``numpy_kwargs`` (what ``np.sum(s)`` and friends pass) are checked as pandas
+        checks them."""
+        if axis is not None or numpy_kwargs:
+            from riptide.frame.reductions import check_numpy_arguments
+
+            check_numpy_arguments(op, axis, numpy_kwargs or {})
         return reduce.reduce(self._column, op, skipna=skipna, **kwargs)
 
-    def sum(self, axis=None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0):
-        return self._reduce("sum", skipna, min_count=min_count)
+    def sum(self, axis=None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kwargs):
+        return self._reduce("sum", skipna, axis, kwargs, min_count=min_count)
 
-    def prod(self, axis=None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0):
-        return self._reduce("prod", skipna, min_count=min_count)
+    def prod(self, axis=None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kwargs):
+        return self._reduce("prod", skipna, axis, kwargs, min_count=min_count)
 
     product = prod
 
-    def mean(self, axis=None, skipna: bool = True, numeric_only: bool = False):
-        return self._reduce("mean", skipna)
+    def mean(self, axis=None, skipna: bool = True, numeric_only: bool = False, **kwargs):
+        return self._reduce("mean", skipna, axis, kwargs)
 
-    def median(self, axis=None, skipna: bool = True, numeric_only: bool = False):
-        return self._reduce("median", skipna)
+    def median(self, axis=None, skipna: bool = True, numeric_only: bool = False, **kwargs):
+        return self._reduce("median", skipna, axis, kwargs)
 
-    def min(self, axis=None, skipna: bool = True, numeric_only: bool = False):
-        return self._reduce("min", skipna)
+    def min(self, axis=None, skipna: bool = True, numeric_only: bool = False, **kwargs):
+        return self._reduce("min", skipna, axis, kwargs)
 
-    def max(self, axis=None, skipna: bool = True, numeric_only: bool = False):
-        return self._reduce("max", skipna)
+    def max(self, axis=None, skipna: bool = True, numeric_only: bool = False, **kwargs):
+        return self._reduce("max", skipna, axis, kwargs)
 
-    def std(self, axis=None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False):
-        return self._reduce("std", skipna, ddof=ddof)
+    def std(self, axis=None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kwargs):
+        return self._reduce("std", skipna, axis, kwargs, ddof=ddof)
 
-    def var(self, axis=None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False):
-        return self._reduce("var", skipna, ddof=ddof)
+    def var(self, axis=None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kwargs):
+        return self._reduce("var", skipna, axis, kwargs, ddof=ddof)
 
-    def sem(self, axis=None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False):
-        return self._reduce("sem", skipna, ddof=ddof)
+    def sem(self, axis=None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kwargs):
+        return self._reduce("sem", skipna, axis, kwargs, ddof=ddof)
 
-    def any(self, axis=None, bool_only: bool = False, skipna: bool = True):
-        return self._reduce("any", skipna)
+    def any(self, axis=None, bool_only: bool = False, skipna: bool = True, **kwargs):
+        return self._reduce("any", skipna, axis, kwargs)
 
-    def all(self, axis=None, bool_only: bool = False, skipna: bool = True):
-        return self._reduce("all", skipna)
+    def all(self, axis=None, bool_only: bool = False, skipna: bool = True, **kwargs):
+        return self._reduce("all", skipna, axis, kwargs)
 
     def count(self) -> np.int64:
         return self._reduce("count")

@@ -439,3 +439,83 @@ def test_groupby_result_is_multi_index():
     assert isinstance(got.index, rt.MultiIndex)
     assert_frame_equal(got, df.groupby(["k", "j"]).sum())
     assert_frame_equal(got.reset_index(), df.groupby(["k", "j"]).sum().reset_index())
+
+
+# --------------------------------------------------------------------------- xs (cross sections)
+# xs lives on mixins in riptide/frame/multi_index.py; until Series and DataFrame inherit them the tests call the
+# mixins' methods directly (``xs(obj, ...)`` below).
+
+XS_INDEX = pd.MultiIndex.from_arrays([["a", "a", "b", "b", "c"], [1, 2, 1, 2, 1], ["x", "y", "x", "x", "y"]],
+                                     names=["k", "n", "m"])  # fmt: skip
+
+
+def xs(obj, *args, **kwargs):
+    from riptide.frame.multi_index import FrameMultiIndexMethods, SeriesMultiIndexMethods
+
+    mixin = SeriesMultiIndexMethods if isinstance(obj, rt.Series) else FrameMultiIndexMethods
+    return mixin.xs(obj, *args, **kwargs)
+
+
+def compare_xs(got, expected) -> None:
+    if isinstance(expected, pd.Series) and expected.dtype == object:  # a row of mixed kinds: a pandas Series
+        pdt.assert_series_equal(got if isinstance(got, pd.Series) else got.to_pandas(), expected)
+    else:
+        compare(got, expected)
+
+
+@pytest.mark.parametrize("drop_level", [True, False])
+@pytest.mark.parametrize("key", ["a", ("a",), ("a", 1), ("a", 1, "x"), ("b", 2, "x"), ("a", slice(None), "y"), "zz",
+                                 ("a", 9), ["a"]], ids=repr)  # fmt: skip
+def test_xs_keys(key, drop_level):
+    df = pd.DataFrame({"v": [1.0, 2.0, 3.0, 4.0, 5.0], "w": [5, 4, 3, 2, 1]}, index=XS_INDEX)
+    mixed = df.assign(s=list("pqrst"))
+    for frame in (df, mixed, df["v"]):
+        check_same_outcome(lambda: xs(rt.from_pandas(frame), key, drop_level=drop_level),
+                           lambda: frame.xs(key, drop_level=drop_level), compare_xs)  # fmt: skip
+
+
+@pytest.mark.parametrize("drop_level", [True, False])
+@pytest.mark.parametrize("key, level", [(1, 1), (1, "n"), ("x", "m"), ((1, "x"), ["n", "m"]), ((1, "x"), [1, 2]),
+                                        (9, 1), ("a", 0), (1, 5), ((1,), ["n", "m"]), ("a", "zz")], ids=repr)
+def test_xs_levels(key, level, drop_level):
+    df = pd.DataFrame({"v": [1.0, 2.0, 3.0, 4.0, 5.0]}, index=XS_INDEX)
+    for frame in (df, df["v"]):
+        check_same_outcome(lambda: xs(rt.from_pandas(frame), key, level=level, drop_level=drop_level),
+                           lambda: frame.xs(key, level=level, drop_level=drop_level), compare_xs)  # fmt: skip
+
+
+@pytest.mark.parametrize("key", [("a", 1), "a", ("b", 2)], ids=repr)
+def test_xs_non_unique_and_flat_indexes(key):
+    df = pd.DataFrame({"v": [1, 2, 3]}, index=pd.MultiIndex.from_arrays([["a", "a", "b"], [1, 1, 2]]))
+    for frame in (df, df["v"]):
+        for drop_level in (True, False):
+            check_same_outcome(lambda: xs(rt.from_pandas(frame), key, drop_level=drop_level),
+                               lambda: frame.xs(key, drop_level=drop_level), compare_xs)  # fmt: skip
+    flat = pd.DataFrame({"v": [1.0, 2.0, 3.0], "w": [4, 5, 6]}, index=["a", "b", "a"])
+    for label in ("a", "b", "zz"):
+        for frame in (flat, flat["v"]):
+            check_same_outcome(lambda: xs(rt.from_pandas(frame), label), lambda: frame.xs(label), compare_xs)
+    with pytest.raises(TypeError, match="Index must be a MultiIndex"):
+        xs(rt.from_pandas(flat), "a", level=0)
+    with pytest.raises(ValueError, match="No axis named 1"):
+        xs(rt.from_pandas(flat["v"]), "a", axis=1)
+
+
+@pytest.mark.parametrize("key, kwargs", [("a", {}), ("x", {"level": 1}), ("x", {"level": "i"}),
+                                         ("a", {"drop_level": False}), (("a", "x"), {}),
+                                         (("a", "x"), {"drop_level": False}), ("x", {"level": 1, "drop_level": False}),
+                                         ("zz", {})], ids=repr)  # fmt: skip
+def test_xs_columns(key, kwargs):
+    columns = pd.MultiIndex.from_arrays([["a", "a", "b"], ["x", "y", "x"]], names=["o", "i"])
+    df = pd.DataFrame(np.arange(6.0).reshape(2, 3), columns=columns)
+    check_same_outcome(lambda: xs(rt.from_pandas(df), key, axis=1, **kwargs), lambda: df.xs(key, axis=1, **kwargs),
+                       compare_xs)  # fmt: skip
+    flat = pd.DataFrame({"v": [1.0, 2.0], "w": [3, 4]})
+    compare(xs(rt.from_pandas(flat), "v", axis=1), flat.xs("v", axis=1))
+    compare(xs(rt.from_pandas(flat), "w", axis=1, drop_level=False), flat.xs("w", axis=1, drop_level=False))
+
+
+def test_xs_is_a_method():
+    df = pd.DataFrame({"v": [1.0, 2.0, 3.0, 4.0, 5.0]}, index=XS_INDEX)
+    compare(rt.from_pandas(df).xs("a"), df.xs("a"))
+    compare(rt.from_pandas(df)["v"].xs(1, level="n"), df["v"].xs(1, level="n"))

@@ -38,6 +38,8 @@ def column_from_pandas(values: Any, xp: types.ModuleType) -> Column:
     """A column from a pandas Series / Index / array or a NumPy array, with pandas' dtype."""
     if isinstance(values, pd.Series | pd.Index):
         values = values.array if not isinstance(values.dtype, np.dtype) else values.to_numpy()
+    if isinstance(values, pd.arrays.NumpyExtensionArray):
+        values = values.to_numpy()  # pandas' wrapper of a NumPy array (``Series.array``): the array itself
     dtype = values.dtype
     if isinstance(dtype, np.dtype):
         if dtype.kind in "biuf":
@@ -176,6 +178,22 @@ def full(size: int, value: Any, dtype: Any = None, xp: types.ModuleType | None =
     return NumericColumn(xp.full(size, value, dtype=storage), dtype)
 
 
+def _codes_into(column: CategoricalColumn, reference: CategoricalColumn) -> Any:
+    """``column``'s codes into ``reference``'s categories: the same set, perhaps in another order.
+
+    Unordered categoricals with the same categories in another order have equal dtypes (pandas' rule), and
+    ``pd.concat`` keeps the first one's order: the other codes are translated (categories are host metadata
+    in the dtype, so the lookup table is built on the host and only it moves).
+    """
+    own, target = column.dtype.categories, reference.dtype.categories
+    if own.equals(target):
+        return column.codes
+    xp = column.xp
+    mapping = xp.asarray(target.get_indexer(own).astype(reference.codes.dtype))
+    codes = column.codes
+    return xp.where(codes < 0, -1, mapping[xp.maximum(codes, 0).astype(np.int64)]).astype(reference.codes.dtype)
+
+
 def concat_columns(columns: list[Column]) -> Column:
     """The rows of ``columns`` one after another; all must share a layout (and categories)."""
     first = columns[0]
@@ -194,7 +212,8 @@ def concat_columns(columns: list[Column]) -> Column:
     if all(isinstance(c, CategoricalColumn) for c in columns):
         if any(c.dtype != first.dtype for c in columns[1:]):
             raise TypeError("to concatenate categoricals they must have the same categories")
-        return CategoricalColumn(xp.concatenate([c.codes for c in columns]), first.categories, first.ordered)
+        codes = [first.codes] + [_codes_into(c, first) for c in columns[1:]]
+        return CategoricalColumn(xp.concatenate(codes), first.categories, first.ordered, first.dtype)
     if all(isinstance(c, NumericColumn) for c in columns):
         dtype = first.dtype
         if any(c.dtype != dtype for c in columns[1:]):

@@ -34,23 +34,47 @@ def codes_dtype_for(n_categories: int) -> np.dtype:
 class CategoricalColumn(Column):
     """``codes`` (int array, -1 = missing) indexing into ``categories`` (a Column of unique values).
 
+    ``categories`` and ``ordered`` are fixed at construction (read-only), so the pandas dtype, which holds
+    the categories on the host, is built once, on first use, and shared by the columns derived by ``take``,
+    ``slice`` and ``set_missing``.
+
     >>> col = CategoricalColumn.from_pandas(pd.Categorical(["b", "a", None, "b"]), np)
     >>> col.codes.tolist()
     [1, 0, -1, 1]
+    >>> dtype = col.dtype
+    >>> col.take(np.array([0, 1])).dtype is dtype
+    True
     """
 
-    __slots__ = ("codes", "categories", "ordered")
+    __slots__ = ("codes", "_categories", "_ordered", "_dtype")
 
-    def __init__(self, codes: Any, categories: Column, ordered: bool = False):
+    def __init__(self, codes: Any, categories: Column, ordered: bool = False,
+                 dtype: pd.CategoricalDtype | None = None):  # fmt: skip
         self.codes = codes
-        self.categories = categories
-        self.ordered = bool(ordered)
+        self._categories = categories
+        self._ordered = bool(ordered)
+        self._dtype = dtype  # built lazily; a caller passes it only for these very categories and order
         self.mask = None
 
     @property
+    def categories(self) -> Column:
+        return self._categories
+
+    @property
+    def ordered(self) -> bool:
+        return self._ordered
+
+    @property
     def dtype(self) -> pd.CategoricalDtype:
-        # pandas keeps categories on the host inside the dtype; building it copies them (usually few).
-        return pd.CategoricalDtype(pd.Index(self.categories.to_pandas_array()), ordered=self.ordered)
+        # pandas keeps categories on the host inside the dtype: built once (it is immutable, and so are the
+        # categories and their order here).
+        if self._dtype is None:
+            self._dtype = pd.CategoricalDtype(pd.Index(self._categories.to_pandas_array()), ordered=self._ordered)
+        return self._dtype
+
+    def _with_codes(self, codes: Any) -> CategoricalColumn:
+        """Other codes into the same categories (the cached dtype is shared)."""
+        return CategoricalColumn(codes, self._categories, self._ordered, self._dtype)
 
     @property
     def size(self) -> int:
@@ -67,22 +91,22 @@ class CategoricalColumn(Column):
         return self.codes < 0
 
     def set_missing(self, missing: Any) -> CategoricalColumn:
-        return CategoricalColumn(self.xp.where(missing, -1, self.codes).astype(self.codes.dtype), self.categories,
-                                 self.ordered)  # fmt: skip
+        return self._with_codes(self.xp.where(missing, -1, self.codes).astype(self.codes.dtype))
 
     def take(self, indices: Any) -> CategoricalColumn:
-        return CategoricalColumn(self.codes[indices], self.categories, self.ordered)
+        return self._with_codes(self.codes[indices])
 
     def slice(self, start: int, stop: int, step: int = 1) -> CategoricalColumn:
-        return CategoricalColumn(self.codes[start:stop:step], self.categories, self.ordered)
+        return self._with_codes(self.codes[start:stop:step])
 
     def copy(self) -> CategoricalColumn:
-        return CategoricalColumn(self.codes.copy(), self.categories.copy(), self.ordered)
+        return CategoricalColumn(self.codes.copy(), self.categories.copy(), self.ordered, self._dtype)
 
     def to_device(self, xp: types.ModuleType) -> CategoricalColumn:
         if self.xp is xp:
             return self
-        return CategoricalColumn(_device.to_device(self.codes, xp), self.categories.to_device(xp), self.ordered)
+        return CategoricalColumn(_device.to_device(self.codes, xp), self.categories.to_device(xp), self.ordered,
+                                 self._dtype)  # fmt: skip
 
     def to_pandas_array(self) -> pd.Categorical:
         return pd.Categorical.from_codes(_device.to_host(self.codes), dtype=self.dtype)
@@ -94,8 +118,7 @@ class CategoricalColumn(Column):
 
     def take_or_missing(self, indices: Any) -> CategoricalColumn:
         if self.size == 0:  # only missing rows can come from an empty column: code -1, the same categories
-            return CategoricalColumn(self.xp.full(len(indices), -1, dtype=self.codes.dtype), self.categories,
-                                     self.ordered)  # fmt: skip
+            return self._with_codes(self.xp.full(len(indices), -1, dtype=self.codes.dtype))
         return super().take_or_missing(indices)
 
     @classmethod

@@ -5,16 +5,17 @@ table stores, per slot, the row that claimed it (open addressing, linear probing
 ``atomicCAS``); a row whose key equals the claimant's joins that slot. Equality is exact: rows are
 compared word by word, and strings byte by byte, never by hash alone.
 
-Keys reach the kernels as :class:`KeyWords`: for each key column either one int64 word per row
-(integers, bools, datetimes, categorical codes, floats with ``-0.0`` folded into ``0.0`` and every NaN
-into one pattern) or a string's offsets + bytes, plus a word that flags missing values where
+Keys reach the kernels as :class:`KeyWords`: for each key column either one integer word per row
+(integers, bools, datetimes and categorical codes in their own width, floats as int64 with ``-0.0``
+folded into ``0.0`` and every NaN into one pattern) or a string's offsets + bytes, plus a word that flags missing values where
 missing must be a value of its own. :func:`key_words` builds them from columns.
 
 * :func:`hash_group` numbers the distinct keys (in slot order) and names one row of each.
 * :func:`build_table` / :func:`probe_table` find, for each probe row, the slot of the equal build row.
 
-The kernel source is generated per key layout (how many word columns, how many string columns) and
-compiled once per layout by CuPy. The NumPy path of every caller sorts instead (``factorize``).
+The kernel source is generated per key layout (the word columns' integer types, how many string
+columns) and compiled once per layout by CuPy. Words are hashed and compared as 64-bit integers, so a
+join's two sides may hold a key in different widths. The NumPy path of every caller sorts instead (``factorize``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import numpy as np
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
 
-__all__ = ["KeyWords", "key_words", "hash_group", "HashTable", "build_table", "probe_table", "MAX_ROWS"]
+__all__ = ["KeyWords", "key_words", "hash_group", "HashTable", "build_table", "probe_table", "final_capacity",
+           "MAX_ROWS"]
 
 MAX_ROWS = 2**31 - 1  # slots and rows are int32 in the kernels' per-row outputs
 # A grouping's first table fits the H200's L2 (2**22 slots). Keys with more distinct values than half of it make the
@@ -36,13 +38,18 @@ MAX_ROWS = 2**31 - 1  # slots and rows are int32 in the kernels' per-row outputs
 # distinct, starts at that size (``expect_distinct``).
 _FIRST_CAPACITY = 2**22
 _MAX_LOAD = 0.5
+_FINAL_LOAD = 0.7  # linear probing stays short up to here (about 2 probes for a key present, 6 for a new one)
+# Threads that read the overflow flag just before it was raised may still claim slots past the load limit, even
+# every slot; a new key would then probe for ever. So a probe this long gives up the table too (a half-empty table
+# never needs it); the last, full-sized table allows a walk of the whole table.
+_PROBE_STEPS = 64
 
 
 @dataclass
 class KeyWords:
     """Key columns as the kernels read them."""
 
-    words: list[Any]  # int64 arrays, one per fixed-width key (and per missing-flag)
+    words: list[Any]  # integer arrays (any width), one per fixed-width key (and per missing-flag)
     strings: list[tuple[Any, Any]]  # (offsets int64, chars uint8) per string key
     valid: Any  # bool array or None: rows with False take no part (a missing key with dropna)
     n: int
@@ -50,6 +57,11 @@ class KeyWords:
     @property
     def layout(self) -> tuple[int, int, bool]:
         return len(self.words), len(self.strings), self.valid is not None
+
+    @property
+    def word_types(self) -> tuple[str, ...]:
+        """The C type of each word array (part of a kernel's signature)."""
+        return tuple(_C_INTEGERS[np.dtype(w.dtype)] for w in self.words)
 
     def arrays(self) -> list[Any]:
         out = list(self.words)
@@ -74,10 +86,10 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
         if isinstance(column, StringColumn):
             strings.append((column.offsets, column.chars))
             if missing is not None and not dropna:
-                words.append(missing.astype(np.int64))
+                words.append(missing.view(np.uint8))
             continue
         if isinstance(column, CategoricalColumn):
-            words.append(column.codes.astype(np.int64))  # a missing code (-1) is already a value of its own
+            words.append(column.codes)  # a missing code (-1) is already a value of its own
             continue
         assert isinstance(column, NumericColumn)
         data = column.data
@@ -85,16 +97,16 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
             # +0.0 folds -0.0 into 0.0; every NaN gets one bit pattern, so NaN keys are equal to each other.
             canonical = cp.where(cp.isnan(data), np.nan, data.astype(np.float64) + 0.0)
             words.append(canonical.view(np.int64))
-        elif data.dtype == np.int64:
-            words.append(data)
+        elif data.dtype == np.bool_:
+            words.append(data.view(np.uint8))
         else:
-            words.append(data.astype(np.int64))
+            words.append(data)  # ints (and datetime ticks) in their own width
         if dtypes.is_masked(column.dtype) and not dropna:
             # A masked row's data is arbitrary: zero it and flag it. (Flagged even without a mask, so that two
             # masked columns always give the same layout, which a join's two sides need.)
             mask = column.mask if column.mask is not None else cp.ones(n, dtype=bool)
-            words[-1] = cp.where(mask, words[-1], 0)
-            words.append((~mask).astype(np.int64))
+            words[-1] = cp.where(mask, words[-1], 0).astype(words[-1].dtype, copy=False)
+            words.append((~mask).view(np.uint8))
     return KeyWords(words, strings, valid, n)
 
 
@@ -125,8 +137,15 @@ __device__ __forceinline__ bool same_bytes(const unsigned char* a, i64 la, const
 """
 
 
-def _params(prefix: str, n_words: int, n_strings: int) -> str:
-    parts = [f"const i64* __restrict__ {prefix}w{k}" for k in range(n_words)]
+_C_INTEGERS = {
+    np.dtype(np.int64): "long long", np.dtype(np.int32): "int", np.dtype(np.int16): "short",
+    np.dtype(np.int8): "signed char", np.dtype(np.uint64): "unsigned long long", np.dtype(np.uint32): "unsigned int",
+    np.dtype(np.uint16): "unsigned short", np.dtype(np.uint8): "unsigned char",
+}  # fmt: skip
+
+
+def _params(prefix: str, word_types: tuple[str, ...], n_strings: int) -> str:
+    parts = [f"const {t}* __restrict__ {prefix}w{k}" for k, t in enumerate(word_types)]
     for s in range(n_strings):
         parts += [f"const i64* __restrict__ {prefix}o{s}", f"const unsigned char* __restrict__ {prefix}c{s}"]
     return ", ".join(parts)
@@ -134,34 +153,36 @@ def _params(prefix: str, n_words: int, n_strings: int) -> str:
 
 def _hash_expr(prefix: str, row: str, n_words: int, n_strings: int) -> str:
     lines = ["u64 h = 0x2545F4914F6CDD1DULL;"]
-    lines += [f"h = combine(h, (u64){prefix}w{k}[{row}]);" for k in range(n_words)]
+    lines += [f"h = combine(h, (u64)(i64){prefix}w{k}[{row}]);" for k in range(n_words)]
     lines += [f"h = combine(h, hash_bytes({prefix}c{s} + {prefix}o{s}[{row}], {prefix}o{s}[{row} + 1] - "
               f"{prefix}o{s}[{row}]));" for s in range(n_strings)]  # fmt: skip
     return "\n        ".join(lines)
 
 
 def _equal_expr(a: str, ra: str, b: str, rb: str, n_words: int, n_strings: int) -> str:
-    terms = [f"{a}w{k}[{ra}] == {b}w{k}[{rb}]" for k in range(n_words)]
+    terms = [f"(i64){a}w{k}[{ra}] == (i64){b}w{k}[{rb}]" for k in range(n_words)]
     terms += [f"same_bytes({a}c{s} + {a}o{s}[{ra}], {a}o{s}[{ra} + 1] - {a}o{s}[{ra}], "
               f"{b}c{s} + {b}o{s}[{rb}], {b}o{s}[{rb} + 1] - {b}o{s}[{rb}])" for s in range(n_strings)]  # fmt: skip
     return " && ".join(terms) or "true"
 
 
 @functools.cache
-def _insert_kernel(n_words: int, n_strings: int, has_valid: bool) -> Any:
+def _insert_kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool) -> Any:
     """Insert every row; ``row_slot[i]`` = its key's slot (-1 if invalid), ``table[slot]`` = the row that claimed it."""
     import cupy as cp
 
+    n_words = len(word_types)
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
     source = _PRELUDE + f"""
-extern "C" __global__ void hash_insert({_params("", n_words, n_strings)}, {valid_param}
+extern "C" __global__ void hash_insert({_params("", word_types, n_strings)}, {valid_param}
         const i64 n, i64* table, const i64 mask, int* row_slot,
-        u64* claimed, const u64 limit, volatile int* overflow) {{
+        u64* claimed, const u64 limit, const i64 max_steps, volatile int* overflow) {{
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
         {_hash_expr("", "i", n_words, n_strings)}
         i64 slot = (i64)(h & (u64)mask);
+        i64 steps = 0;
         while (true) {{
             i64 owner = table[slot];
             if (owner < 0) {{
@@ -177,6 +198,7 @@ extern "C" __global__ void hash_insert({_params("", n_words, n_strings)}, {valid
                 row_slot[i] = (int)slot;
                 break;
             }}
+            if (++steps > max_steps) {{ *overflow = 1; return; }}  // see _PROBE_STEPS
             slot = (slot + 1) & mask;
         }}
     }}
@@ -192,25 +214,26 @@ _EMPTY_KEY = 0x5BD1E9955BD1E995
 
 
 @functools.cache
-def _insert_one_word_kernel(has_valid: bool) -> Any:
+def _insert_one_word_kernel(word_type: str, has_valid: bool) -> Any:
     import cupy as cp
 
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
     source = _PRELUDE + f"""
-extern "C" __global__ void hash_insert_one_word(const i64* __restrict__ w0, {valid_param}
+extern "C" __global__ void hash_insert_one_word(const {word_type}* __restrict__ w0, {valid_param}
         const i64 n, i64* pairs, const i64 mask, int* row_slot,
-        u64* claimed, const u64 limit, volatile int* overflow) {{
+        u64* claimed, const u64 limit, const i64 max_steps, volatile int* overflow) {{
     const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
-        const i64 k = w0[i];
+        const i64 k = (i64)w0[i];
         if (k == EMPTY) {{
             if (pairs[2 * (mask + 1) + 1] < 0) atomicCAS((u64*)&pairs[2 * (mask + 1) + 1], (u64)-1LL, (u64)i);
             row_slot[i] = (int)(mask + 1);
             continue;
         }}
         i64 slot = (i64)(combine(0x2545F4914F6CDD1DULL, (u64)k) & (u64)mask);
+        i64 steps = 0;
         while (true) {{
             i64 current = pairs[2 * slot];
             if (current == k) break;
@@ -224,6 +247,7 @@ extern "C" __global__ void hash_insert_one_word(const i64* __restrict__ w0, {val
                 }}
                 if (current == k) break;
             }}
+            if (++steps > max_steps) {{ *overflow = 1; return; }}  // see _PROBE_STEPS
             slot = (slot + 1) & mask;
         }}
         row_slot[i] = (int)slot;
@@ -234,15 +258,17 @@ extern "C" __global__ void hash_insert_one_word(const i64* __restrict__ w0, {val
 
 
 @functools.cache
-def _probe_kernel(n_words: int, n_strings: int, has_valid: bool, owner: bool) -> Any:
+def _probe_kernel(probe_types: tuple[str, ...], build_types: tuple[str, ...], n_strings: int, has_valid: bool,
+                  owner: bool) -> Any:  # fmt: skip
     """For each probe row, the slot of the equal build row, or -1."""
     import cupy as cp
 
+    n_words = len(probe_types)
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) { out[i] = -1; continue; }" if has_valid else ""
     out_type, emit = ("i64", "found >= 0 ? table[found] : -1") if owner else ("int", "(int)found")
     source = _PRELUDE + f"""
-extern "C" __global__ void hash_probe({_params("p", n_words, n_strings)}, {_params("b", n_words, n_strings)},
+extern "C" __global__ void hash_probe({_params("p", probe_types, n_strings)}, {_params("b", build_types, n_strings)},
         {valid_param} const i64 n, const i64* __restrict__ table, const i64 mask, {out_type}* out) {{
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
@@ -263,19 +289,19 @@ extern "C" __global__ void hash_probe({_params("p", n_words, n_strings)}, {_para
 
 
 @functools.cache
-def _probe_one_word_kernel(has_valid: bool, owner: bool) -> Any:
+def _probe_one_word_kernel(word_type: str, has_valid: bool, owner: bool) -> Any:
     import cupy as cp
 
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) { out[i] = -1; continue; }" if has_valid else ""
     out_type, emit = ("i64", "found >= 0 ? pairs[2 * found + 1] : -1") if owner else ("int", "(int)found")
     source = _PRELUDE + f"""
-extern "C" __global__ void hash_probe_one_word(const i64* __restrict__ w0, {valid_param} const i64 n,
+extern "C" __global__ void hash_probe_one_word(const {word_type}* __restrict__ w0, {valid_param} const i64 n,
         const i64* __restrict__ pairs, const i64 mask, {out_type}* out) {{
     const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
-        const i64 k = w0[i];
+        const i64 k = (i64)w0[i];
         i64 found = -1;
         if (k == EMPTY) {{
             if (pairs[2 * (mask + 1) + 1] >= 0) found = mask + 1;
@@ -299,6 +325,12 @@ def _launch(kernel: Any, n: int, args: tuple) -> None:
     threads = 256
     blocks = max(1, min((n + threads - 1) // threads, 65536))
     kernel((blocks,), (threads,), args)
+
+
+def final_capacity(n_rows: int) -> int:
+    """Slots of a table sure to hold the keys of ``n_rows`` rows: filled to at most ``_FINAL_LOAD`` even when every
+    row's key is new (tables are sized before the number of distinct keys is known)."""
+    return 1 << max(10, int(np.ceil(np.log2(max(n_rows / _FINAL_LOAD, 2)))))
 
 
 def _capacity_for(n_keys: int) -> int:
@@ -332,8 +364,10 @@ def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
         raise ValueError(f"hash tables take at most {MAX_ROWS} rows, got {keys.n}")
     n_words, n_strings, has_valid = keys.layout
     one_word = (n_words, n_strings) == (1, 0)
-    kernel = _insert_one_word_kernel(has_valid) if one_word else _insert_kernel(n_words, n_strings, has_valid)
-    capacity = _capacity_for(keys.n) if expect_distinct else min(_FIRST_CAPACITY, _capacity_for(keys.n))
+    kernel = (_insert_one_word_kernel(keys.word_types[0], has_valid) if one_word else
+              _insert_kernel(keys.word_types, n_strings, has_valid))  # fmt: skip
+    final = _capacity_for(keys.n) if expect_distinct else final_capacity(keys.n)
+    capacity = final if expect_distinct else min(_FIRST_CAPACITY, final)
     while True:
         if one_word:
             # (key, owner row) pairs side by side, so a probe reads one memory sector; plus the reserved key's slot.
@@ -347,16 +381,17 @@ def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
         row_slot = cp.empty(keys.n, dtype=np.int32)
         claimed = cp.zeros(1, dtype=np.uint64)
         overflow = cp.zeros(1, dtype=np.int32)
-        limit = int(capacity * _MAX_LOAD)
+        # The final table holds every row's key (its limit is the row count); a first, smaller one may overflow.
+        limit, max_steps = (keys.n, capacity) if capacity == final else (int(capacity * _MAX_LOAD), _PROBE_STEPS)
         # The one-word kernel reads and writes the pairs; the general one only the owner of each slot.
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
-                np.int64(capacity - 1), row_slot, claimed, np.uint64(limit), overflow)  # fmt: skip
+                np.int64(capacity - 1), row_slot, claimed, np.uint64(limit), np.int64(max_steps), overflow)  # fmt: skip
         _launch(kernel, keys.n, args)
         if not int(overflow[0]):  # one scalar read: whether the table was large enough
             n_distinct = int(claimed[0]) + (0 if not one_word else int(table[capacity] >= 0))  # one read: the key count
             return HashTable(keys, table, row_slot, stored, n_distinct)
         del table, stored, row_slot
-        capacity = _capacity_for(keys.n)
+        capacity = final
 
 
 def hash_group(keys: KeyWords) -> tuple[Any, Any, Any, int]:
@@ -386,11 +421,11 @@ def probe_table(built: HashTable, probe: KeyWords, owners: bool = False) -> Any:
         raise ValueError("probe keys must have the layout of the build keys")
     out = cp.empty(probe.n, dtype=np.int64 if owners else np.int32)
     if built.stored.shape[0]:  # a one-word table: compare against the stored keys
-        kernel = _probe_one_word_kernel(has_valid, owners)
+        kernel = _probe_one_word_kernel(probe.word_types[0], has_valid, owners)
         args = (*probe.arrays(), *([probe.valid] if has_valid else []), np.int64(probe.n), built.stored,
                 np.int64(built.mask), out)  # fmt: skip
     else:
-        kernel = _probe_kernel(n_words, n_strings, has_valid, owners)
+        kernel = _probe_kernel(probe.word_types, built.keys.word_types, n_strings, has_valid, owners)
         args = (*probe.arrays(), *built.keys.arrays(), *([probe.valid] if has_valid else []), np.int64(probe.n),
                 built.table, np.int64(built.mask), out)  # fmt: skip
     _launch(kernel, probe.n, args)

@@ -38,6 +38,7 @@ What pandas decides and riptide copies (pandas 3.1, checked against it by tests/
 
 from __future__ import annotations
 
+import functools
 import types
 import warnings
 from typing import Any
@@ -52,7 +53,7 @@ from riptide.core.kernels.scatter import scatter_add, scatter_max, scatter_min
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows
 
-__all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported", "narrow_together"]
+__all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported", "narrow_together", "partial_kinds"]
 
 GROUP_REDUCTIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "count", "size",
                     "first", "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
@@ -158,30 +159,74 @@ def group_positions(column: Column, groups: Groups, op: str, skipna: bool = True
 
 
 class _Rows:
-    """Which rows of ``column`` take part in a reduction: kept keys, and of those the non-missing values."""
+    """Which rows of ``column`` take part in a reduction: kept keys, and of those the non-missing values.
+
+    Everything is computed on first use: a reduction whose results the grouping already computed
+    (:meth:`partial`) never touches the rows.
+    """
 
     def __init__(self, column: Column, groups: Groups):
-        xp = groups.xp
+        self.column = column
         self.groups = groups
-        self.kept = groups.ids >= 0
-        self.missing = column.isna() if column.can_hold_missing() else None
-        self.valid = self.kept if self.missing is None else self.kept & ~self.missing
-        self.targets = _targets(self.valid, groups)
-        self._counts = None
-        self.xp: types.ModuleType = xp
+        self.xp: types.ModuleType = groups.xp
 
-    @property
+    @functools.cached_property
+    def kept(self) -> Any:
+        return self.groups.ids >= 0
+
+    @functools.cached_property
+    def missing(self) -> Any:
+        return self.column.isna() if self.column.can_hold_missing() else None
+
+    @functools.cached_property
+    def valid(self) -> Any:
+        return self.kept if self.missing is None else self.kept & ~self.missing
+
+    @functools.cached_property
+    def targets(self) -> Any:
+        return _targets(self.valid, self.groups)
+
+    @functools.cached_property
     def counts(self) -> Any:
         """Non-missing values per group (int64)."""
-        if self._counts is None:
-            self._counts = _count_where(self.valid, self.groups)
-        return self._counts
+        counts = self.partial("count")
+        return counts if counts is not None else _count_where(self.valid, self.groups)
+
+    def partial(self, kind: str) -> Any:
+        """This column's per-group ``kind`` result if the grouping computed it (see :func:`partial_kinds`)."""
+        return self.groups.partial(self.column, kind)
 
     def has_missing(self) -> Any:
         """Per group: whether one of its rows holds a missing value."""
         if self.missing is None:
             return self.xp.zeros(self.groups.n_groups, dtype=bool)
         return _count_where(self.kept & self.missing, self.groups) > 0
+
+
+def partial_kinds(column: Column | None, op: str, skipna: bool = True, min_count: int = 0) -> tuple[str, ...] | None:
+    """The per-group partials from which :func:`group_reduce` can finish ``op`` of ``column`` without reading its
+    rows (:func:`~riptide.core.ops.grouping.group_rows_aggregating` computes them); None when ``op`` needs the rows.
+
+    >>> import numpy as np
+    >>> from riptide.core.column import as_column
+    >>> partial_kinds(as_column(np.array([1.5])), "mean")
+    ('fsum', 'count')
+    """
+    if op == "size":
+        return ("size",)
+    if not isinstance(column, NumericColumn) or dtypes.is_masked(column.dtype) or column.kind not in "biuf":
+        return None
+    if not skipna and column.kind == "f":
+        return None  # a group holding NaN becomes NaN: that needs the rows
+    if op == "count":
+        return ("count",)
+    if op == "sum":
+        return ("sum", "count") if min_count > 0 else ("sum",)
+    if op == "mean":
+        return ("fsum", "count")
+    if op in ("min", "max"):
+        return (op, "count")
+    return None
 
 
 # --- the numeric family (ints, floats, bool, datetimes, masked) -------------------------------------------------
@@ -193,29 +238,32 @@ def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_coun
     groups = rows.groups
     kind = column.kind
     values = column.data.view(np.int8) if kind == "b" else column.data
-    counts = rows.counts
     missing = None  # groups whose result is missing
     if op in ("min", "max"):
-        result = _extreme(values, rows.valid, groups, op)
-        missing = counts < max(min_count, 1)
+        result = rows.partial(op)
+        result = _extreme(values, rows.valid, groups, op) if result is None else result.astype(values.dtype)
+        missing = rows.counts < max(min_count, 1)
     elif op in ("sum", "prod"):
-        result = _sum(values, rows, kind) if op == "sum" else _prod(values, rows, kind)
-        missing = counts < min_count if min_count > 0 else None
+        result = rows.partial("sum") if op == "sum" else None
+        if result is None:
+            result = _sum(values, rows, kind) if op == "sum" else _prod(values, rows, kind)
+        missing = rows.counts < min_count if min_count > 0 else None
     elif op == "mean":
+        sums = rows.partial("fsum")
         with np.errstate(all="ignore"):
-            result = _sum(values.astype(np.float64), rows, "f") / counts
-        missing = counts == 0
+            result = (_sum(values.astype(np.float64), rows, "f") if sums is None else sums) / rows.counts
+        missing = rows.counts == 0
     elif op in ("var", "std", "sem"):
         result = _variance(values.astype(np.float64), rows, ddof)
         with np.errstate(all="ignore"):
             if op != "var":
                 result = xp.sqrt(result)
             if op == "sem":
-                result = result / xp.sqrt(counts.astype(np.float64))
-        missing = counts - ddof <= 0
+                result = result / xp.sqrt(rows.counts.astype(np.float64))
+        missing = rows.counts - ddof <= 0
     else:  # median, quantile
         result = _quantile(values, rows, 0.5 if op == "median" else q, "median" if op == "median" else interpolation)
-        missing = counts == 0
+        missing = rows.counts == 0
     if not skipna and rows.missing is not None:
         missing = rows.has_missing() if missing is None else missing | rows.has_missing()
     dtype = _result_dtype(column.dtype, op, interpolation)

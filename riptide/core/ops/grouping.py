@@ -24,11 +24,12 @@ from typing import Any
 import numpy as np
 
 from riptide.core.kernels import hashing
-from riptide.core.kernels.factorize import factorize, sorted_group_codes
+from riptide.core.column import StringColumn
+from riptide.core.kernels.factorize import factorize, rank_distinct_strings, sorted_group_codes
 from riptide.core.kernels.scatter import scatter_add, scatter_min
 from riptide.core.kernels.sort import stable_argsort
 
-__all__ = ["Groups", "group_rows", "first_row_of_each"]
+__all__ = ["Groups", "group_rows", "group_rows_aggregating", "first_row_of_each"]
 
 _MAX_COMBINED = 2**62  # mixed-radix combined codes stay below this; beyond it they are re-densified first
 
@@ -38,16 +39,37 @@ class Groups:
 
     ``first_rows`` (the first row of each group, in group order) is computed on first use when the
     grouping did not produce it; ``representatives`` is any one row of each group, for reading the
-    group keys without that extra pass.
+    group keys without that extra pass. A grouping that aggregated while it grouped (the GPU's
+    :func:`group_rows_aggregating`) computes ``ids`` only on first use too, and carries its
+    per-group results as *partials* (see :meth:`partial`).
     """
 
     def __init__(self, ids: Any, n_groups: int, xp: types.ModuleType, first_rows: Any = None,
-                 representatives: Any = None):  # fmt: skip
-        self.ids = ids
+                 representatives: Any = None, ids_source: Any = None):  # fmt: skip
+        self._ids = ids
+        self._ids_source = ids_source  # a callable giving ``ids`` when they were not computed up front
         self.n_groups = n_groups
         self.xp = xp
         self._first_rows = first_rows
         self._representatives = representatives
+        self._partials: dict[tuple[int, str], tuple[Any, Any]] = {}
+        self._sizes = None
+
+    @property
+    def ids(self) -> Any:
+        if self._ids is None:
+            self._ids = self._ids_source()
+            self._ids_source = None
+        return self._ids
+
+    def partial(self, column: Any, kind: str) -> Any:
+        """A per-group result computed while grouping (``None`` when there is none): ``kind`` is one of
+        ``PARTIAL_KINDS``, ``column`` the value column it was computed from (by identity)."""
+        found = self._partials.get((id(column), kind))
+        return found[1] if found is not None and found[0] is column else None
+
+    def set_partial(self, column: Any, kind: str, values: Any) -> None:
+        self._partials[(id(column), kind)] = (column, values)  # the column is kept: its id stays its own
 
     @property
     def first_rows(self) -> Any:
@@ -62,9 +84,11 @@ class Groups:
 
     def sizes(self) -> Any:
         """Rows per group (int64)."""
-        counts = self.xp.zeros(self.n_groups + 1, dtype=np.int64)
-        scatter_add(counts, self.kept_ids(), self.xp.ones(self.ids.shape[0], dtype=np.int64), self.xp)
-        return counts[: self.n_groups]
+        if self._sizes is None:
+            counts = self.xp.zeros(self.n_groups + 1, dtype=np.int64)
+            scatter_add(counts, self.kept_ids(), self.xp.ones(self.ids.shape[0], dtype=np.int64), self.xp)
+            self._sizes = counts[: self.n_groups]
+        return self._sizes
 
     def kept_ids(self) -> Any:
         """``ids`` with dropped rows sent to the extra bin ``n_groups`` (scatter targets need no -1)."""
@@ -95,24 +119,99 @@ def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Group
     if n_groups == 0:
         return Groups(ids=xp.full(columns[0].size, -1, dtype=np.int64), n_groups=0, xp=xp,
                       first_rows=xp.zeros(0, dtype=np.int64))  # fmt: skip
+    # Number groups by first appearance (sort=False): the first row of each slot needs one pass over the rows.
+    first_of_slot = None if sort else first_row_of_each(_slot_ids(row_slot, slot_group, xp), n_groups, xp)
+    rank, first_rows, representatives = _number_distinct_keys(columns, owners, first_of_slot, xp)
+    # Slot -> output group, with one extra trailing -1 so that a left-out row (slot -1) maps to -1 in the same gather.
+    slot_to_id = xp.concatenate([xp.where(slot_group < 0, -1, rank[xp.maximum(slot_group, 0)]),
+                                 xp.full(1, -1, dtype=np.int64)])  # fmt: skip
+    return Groups(ids=slot_to_id[row_slot], n_groups=n_groups, xp=xp, first_rows=first_rows,
+                  representatives=representatives)  # fmt: skip
+
+
+def _number_distinct_keys(columns: list[Any], owners: Any, first_of_slot: Any, xp: Any) -> tuple[Any, Any, Any]:
+    """Output numbers of the distinct keys a hash table found (one owner row each, in slot order).
+
+    Sorted by key when ``first_of_slot`` is None (only the distinct keys are sorted, by the sort-based
+    path), else by first appearance. Returns ``(rank, first_rows, representatives)``: each slot's group
+    number, the first row of each group when known (else None), and one row of each group.
+    """
+    n_groups = owners.shape[0]
     first_rows = None
-    if sort:
-        # Rank the distinct keys with the sort-based path: n_groups rows, not n.
+    if first_of_slot is None and len(columns) == 1 and isinstance(columns[0], StringColumn):
+        rank = rank_distinct_strings(columns[0], owners)
+    elif first_of_slot is None:
         rank = _group_rows_sorted([c.take(owners) for c in columns], sort=True, dropna=False).ids
     else:
-        # Number groups by first appearance: the first row of each slot needs one pass over the rows.
-        first_of_slot = first_row_of_each(_slot_ids(row_slot, slot_group, xp), n_groups, xp)
         rank = xp.empty(n_groups, dtype=np.int64)
         rank[stable_argsort(first_of_slot, xp)] = xp.arange(n_groups, dtype=np.int64)
         first_rows = xp.empty(n_groups, dtype=np.int64)
         first_rows[rank] = first_of_slot
     representatives = xp.empty(n_groups, dtype=np.int64)
     representatives[rank] = owners
-    # Slot -> output group, with one extra trailing -1 so that a left-out row (slot -1) maps to -1 in the same gather.
-    slot_to_id = xp.concatenate([xp.where(slot_group < 0, -1, rank[xp.maximum(slot_group, 0)]),
-                                 xp.full(1, -1, dtype=np.int64)])  # fmt: skip
-    return Groups(ids=slot_to_id[row_slot], n_groups=n_groups, xp=xp, first_rows=first_rows,
-                  representatives=representatives)  # fmt: skip
+    return rank, first_rows, representatives
+
+
+def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], *, sort: bool = True,
+                           dropna: bool = True) -> Groups | None:  # fmt: skip
+    """:func:`group_rows`, computing per-group partial results while it groups (GPU only; else None).
+
+    ``requests`` are pairs of a value column (a NumericColumn without mask) and a kind of
+    :data:`riptide.core.kernels.hash_aggregate.KINDS` (``"size"`` ignores its column, which may be None).
+    The returned :class:`Groups` holds them (:meth:`Groups.partial`, ``sizes()``) and computes ``ids``
+    only when asked. None when the rows or values do not suit the GPU kernel: group the usual way then.
+    """
+    from riptide.core.kernels import hash_aggregate
+
+    if not columns:
+        raise ValueError("No group keys passed!")
+    xp = columns[0].xp
+    n = columns[0].size
+    if xp is np or not _HASH_MIN_ROWS <= n <= hashing.MAX_ROWS:
+        return None
+    no_values = xp.empty(0, dtype=np.int64)  # what a kind that reads no values is handed
+    arrays = []
+    for column, kind in requests:
+        values = no_values if kind == "size" else column.data
+        if not hash_aggregate.supports(values, kind) or (kind != "size" and column.size != n):
+            return None
+        arrays.append((values, kind))
+    if not sort:
+        arrays.append((no_values, "first_row"))
+    keys = hashing.key_words(columns, dropna)
+    aggregated = hash_aggregate.aggregate_rows(keys, arrays)
+    owner_of_slot = aggregated.owners
+    n_groups = aggregated.table.n_distinct
+    # The occupied slots in slot order (flatnonzero without its scalar read: the count is known).
+    is_occupied = owner_of_slot >= 0
+    position = xp.where(is_occupied, xp.cumsum(is_occupied) - 1, n_groups)
+    occupied = xp.empty(n_groups + 1, dtype=np.int64)
+    occupied[position] = xp.arange(owner_of_slot.shape[0], dtype=np.int64)
+    occupied = occupied[:n_groups]
+    if n_groups == 0:
+        groups = Groups(ids=xp.full(n, -1, dtype=np.int64), n_groups=0, xp=xp, first_rows=xp.zeros(0, dtype=np.int64))
+        for (column, kind), result in zip(requests, aggregated.accumulators, strict=False):
+            groups.set_partial(column, kind, result[:0])
+        return groups
+    first_of_slot = None if sort else aggregated.accumulators[-1][occupied]
+    rank, first_rows, representatives = _number_distinct_keys(columns, owner_of_slot[occupied], first_of_slot, xp)
+    slot_of_group = xp.empty(n_groups, dtype=np.int64)
+    slot_of_group[rank] = occupied
+
+    def ids() -> Any:
+        # The rows' slots, looked up again in the finished table; -1 (a left-out row) reads the trailing -1.
+        slot_to_id = xp.full(owner_of_slot.shape[0] + 1, -1, dtype=np.int64)
+        slot_to_id[occupied] = rank
+        return slot_to_id[hashing.probe_table(aggregated.table, keys)]
+
+    groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=first_rows,
+                    representatives=representatives)  # fmt: skip
+    for (column, kind), result in zip(requests, aggregated.accumulators, strict=False):
+        if kind == "size":
+            groups._sizes = result[slot_of_group]
+        else:
+            groups.set_partial(column, kind, result[slot_of_group])
+    return groups
 
 
 def _slot_ids(row_slot: Any, slot_group: Any, xp: Any) -> Any:

@@ -38,12 +38,7 @@ def match_keys_hashed(probe: list[Column], build: list[Column]) -> Any:
     n_build = build[0].size
     if table.n_distinct == n_build:
         # Unique build keys (a lookup table): each probe row matches at most the one build row owning its slot.
-        owner = hashing.probe_table(table, probe_words, owners=True)
-        found = owner >= 0
-        hit = xp.zeros(n_build + 1, dtype=bool)
-        hit[xp.where(found, owner, n_build)] = True
-        return KeyMatch(counts=found.astype(np.int64), starts=xp.maximum(owner, 0),
-                        build_order=xp.arange(n_build, dtype=np.int64), build_matched=hit[:n_build])  # fmt: skip
+        return KeyMatch.of_unique_build(hashing.probe_table(table, probe_words, owners=True), n_build)
     n_slots = table.table.shape[0]
     build_slot = table.row_slot.astype(np.int64)
     probe_slot = hashing.probe_table(table, probe_words).astype(np.int64)

@@ -43,11 +43,11 @@ import os
 import sys
 import types
 import warnings
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from riptide._device import namespace_of
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, concat_columns
 from riptide.core.kernels import hashing
@@ -242,7 +242,6 @@ def align_categories(column: CategoricalColumn, categories: Column) -> Categoric
 # --- step 2: matching -----------------------------------------------------------------------------------------
 
 
-@dataclass
 class KeyMatch:
     """For each probe row, the build rows with an equal key (the contract of :func:`match_keys`).
 
@@ -258,14 +257,50 @@ class KeyMatch:
     probe_rank, build_rank : int64 arrays or None
         The rank of each row's key in pandas' sort order, on one scale for both sides. A matcher that
         does not order keys (a hash table) leaves them None; they are computed when needed.
+    owner : int64 array or None
+        Set when no two build rows are equal (a lookup table): the one build row equal to each probe
+        row, or -1. The arrays above then follow from it, computed on first use (a join that can use
+        ``owner`` directly never computes them).
     """
 
-    counts: Any
-    starts: Any
-    build_order: Any
-    build_matched: Any
-    probe_rank: Any = None
-    build_rank: Any = None
+    def __init__(self, counts: Any = None, starts: Any = None, build_order: Any = None, build_matched: Any = None,
+                 probe_rank: Any = None, build_rank: Any = None, owner: Any = None, n_build: int = 0):  # fmt: skip
+        self._counts, self._starts, self._build_order, self._build_matched = counts, starts, build_order, build_matched
+        self.probe_rank, self.build_rank = probe_rank, build_rank
+        self.owner = owner
+        self._n_build = n_build
+
+    @classmethod
+    def of_unique_build(cls, owner: Any, n_build: int) -> KeyMatch:
+        """The match of a build side without equal rows, from each probe row's build row (-1: none)."""
+        return cls(owner=owner, n_build=n_build)
+
+    @property
+    def counts(self) -> Any:
+        if self._counts is None:
+            self._counts = (self.owner >= 0).astype(np.int64)
+        return self._counts
+
+    @property
+    def starts(self) -> Any:
+        if self._starts is None:
+            self._starts = namespace_of(self.owner).maximum(self.owner, 0)
+        return self._starts
+
+    @property
+    def build_order(self) -> Any:
+        if self._build_order is None:
+            self._build_order = namespace_of(self.owner).arange(self._n_build, dtype=np.int64)
+        return self._build_order
+
+    @property
+    def build_matched(self) -> Any:
+        if self._build_matched is None:
+            xp = namespace_of(self.owner)
+            hit = xp.zeros(self._n_build + 1, dtype=bool)
+            hit[xp.where(self.owner >= 0, self.owner, self._n_build)] = True
+            self._build_matched = hit[: self._n_build]
+        return self._build_matched
 
 
 _HASH_MIN_ROWS = 1 << 14  # below this, sorting both sides together costs no more than the hash table
@@ -299,8 +334,12 @@ def match_keys(probe: list[Column], build: list[Column]) -> KeyMatch:
     group_start = xp.zeros(groups.n_groups, dtype=np.int64)
     xp.cumsum(per_group[:-1], out=group_start[1:])
     in_probe = xp.bincount(probe_ids, minlength=groups.n_groups) > 0
-    return KeyMatch(counts=per_group[probe_ids], starts=group_start[probe_ids], build_order=build_order,
-                    build_matched=in_probe[build_ids], probe_rank=probe_ids, build_rank=build_ids)  # fmt: skip
+    counts, starts = per_group[probe_ids], group_start[probe_ids]
+    owner = None
+    if not bool((per_group > 1).any()):  # one scalar read: a build side without equal rows (as the hash path tells)
+        owner = xp.where(counts > 0, build_order[xp.minimum(starts, n_build - 1)], -1)
+    return KeyMatch(counts=counts, starts=starts, build_order=build_order, build_matched=in_probe[build_ids],
+                    probe_rank=probe_ids, build_rank=build_ids, owner=owner)  # fmt: skip
 
 
 def _ranks(probe: list[Column], build: list[Column], match: KeyMatch) -> tuple[Any, Any]:
@@ -374,6 +413,8 @@ def _probe_join(probe: list[Column], build: list[Column], how: str, sort: bool, 
     xp = probe[0].xp
     n_build = build[0].size
     match = match_keys(probe, build)
+    if match.owner is not None and how in ("inner", "left", "left_anti") and not sort:
+        return _lookup_join(match.owner, how, row_bytes, xp)
     counts = match.counts
     if how == "inner":
         per_row = counts
@@ -413,6 +454,23 @@ def _probe_join(probe: list[Column], build: list[Column], how: str, sort: bool, 
         order = stable_argsort(key, xp)
         probe_pos, build_pos = probe_pos[order], build_pos[order]
     return probe_pos, build_pos
+
+
+def _lookup_join(owner: Any, how: str, row_bytes: int, xp: types.ModuleType) -> tuple[Any, Any]:
+    """Inner / left / left-anti join when each probe row has at most one build row (``owner``, -1: none): the
+    output rows are the probe rows, in order, kept or not; no counts, offsets or expansion."""
+    n_probe = owner.shape[0]
+    if how == "left":
+        _check_fits(n_probe, row_bytes, xp)
+        return xp.arange(n_probe, dtype=np.int64), owner
+    keep = owner >= 0 if how == "inner" else owner < 0
+    n_out = int(xp.count_nonzero(keep))  # one scalar read: the output size
+    _check_fits(n_out, row_bytes, xp)
+    if n_out == n_probe:
+        probe_pos = xp.arange(n_probe, dtype=np.int64)
+        return probe_pos, (owner if how == "inner" else xp.full(n_probe, -1, dtype=np.int64))
+    probe_pos = xp.flatnonzero(keep)
+    return probe_pos, (owner[probe_pos] if how == "inner" else xp.full(n_out, -1, dtype=np.int64))
 
 
 def _expand(offsets: Any, n_out: int, xp: types.ModuleType, identity: bool) -> Any:

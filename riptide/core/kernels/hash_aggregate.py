@@ -1,0 +1,321 @@
+"""Group rows and reduce their values in one pass over a GPU hash table (CuPy only).
+
+``groupby(k).v.sum()`` by :func:`~riptide.core.kernels.hashing.hash_group` followed by a scatter
+reads the rows three times and writes a group number per row. Here each row finds (or claims) its
+key's slot in the table and adds its values into per-slot accumulators straight away: one read of
+the keys and values, no per-row output. Group numbers are computed later only if something asks
+for them.
+
+The table is tried at growing sizes (:data:`_STAGES`): first a small one whose accumulators live
+in each block's shared memory, so that a few hundred groups over millions of rows do not all
+contend for the same global atomics; then one sized to stay in the H200's L2 cache; then the full
+size for the row count. A stage whose table fills up stops early (the kernel flags the overflow and
+every thread leaves at its next new key) and the next stage starts over. Threads that checked the
+flag just before it was raised may still claim slots past the load limit, even every slot, and a new
+key would then probe for ever: so a probe longer than :data:`_PROBE_STEPS` raises the flag too (the
+last stage allows the whole table, which its load limit keeps half empty).
+
+Accumulator kinds (:data:`KINDS`), one array of ``capacity + 1`` words per requested (values, kind):
+
+* ``sum``: float64 for floats (NaN skipped), int64 for ints and bools, uint64 for uints (wrapping);
+* ``fsum``: the values' float64 sum (a mean of ints);
+* ``count``: the values that are not NaN; ``size``: the rows;
+* ``min`` / ``max``: floats as order-preserving int64 words (NaN skipped), ints as int64, uints as uint64;
+* ``first_row``: the smallest row (first appearance, for ``sort=False``).
+
+The kernel source is generated per key layout and accumulator list and compiled once by CuPy. The
+NumPy path groups by sorting and reduces by scatter (:mod:`riptide.core.ops.group_reduce`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from riptide.core.kernels import hashing
+from riptide.core.kernels.hashing import _EMPTY_KEY, _PRELUDE, _PROBE_STEPS, HashTable, KeyWords
+
+__all__ = ["KINDS", "AggregatedTable", "aggregate_rows", "supports"]
+
+KINDS = ("sum", "fsum", "count", "size", "min", "max", "first_row")
+
+# Table sizes tried in turn (slots; each also capped by the row count's own size). 1024 slots keep one
+# accumulator in 8 KiB of shared memory; 2**21 pairs (32 MiB) and their accumulators stay in the L2 cache.
+_SHARED_SLOTS = 1024
+_STAGES = (_SHARED_SLOTS, 1 << 21)
+_SHARED_BYTES = 48 * 1024  # the most dynamic shared memory a launch gets without opting in
+_MAX_LOAD = 0.5
+
+_C_TYPES = {
+    np.dtype(np.float64): "double", np.dtype(np.float32): "float",
+    np.dtype(np.int64): "long long", np.dtype(np.int32): "int", np.dtype(np.int16): "short",
+    np.dtype(np.int8): "signed char", np.dtype(np.uint64): "unsigned long long", np.dtype(np.uint32): "unsigned int",
+    np.dtype(np.uint16): "unsigned short", np.dtype(np.uint8): "unsigned char", np.dtype(np.bool_): "unsigned char",
+}  # fmt: skip
+
+
+def supports(values: Any, kind: str) -> bool:
+    """Whether :func:`aggregate_rows` can accumulate ``kind`` over the array ``values``."""
+    return kind in KINDS and values.dtype in _C_TYPES
+
+
+def _word_dtype(values_dtype: np.dtype, kind: str) -> np.dtype:
+    """The accumulator's 64-bit word while the kernel runs (floats' min/max: order-preserving int64)."""
+    if kind in ("count", "size", "first_row"):
+        return np.dtype(np.int64)
+    if kind == "fsum" or (kind == "sum" and values_dtype.kind == "f"):
+        return np.dtype(np.float64)
+    if values_dtype.kind == "u" and (kind == "sum" or values_dtype.itemsize == 8):
+        return np.dtype(np.uint64)
+    return np.dtype(np.int64)
+
+
+def _identity(values_dtype: np.dtype, kind: str) -> Any:
+    """The accumulator's starting value, as a NumPy scalar of its word dtype."""
+    word = _word_dtype(values_dtype, kind)
+    if kind in ("sum", "fsum", "count", "size"):
+        return word.type(0)
+    if kind == "first_row":
+        return np.int64(np.iinfo(np.int64).max)
+    if values_dtype.kind == "f":
+        return _ordered(np.array(np.inf if kind == "min" else -np.inf).view(np.int64))[()]
+    info = np.iinfo(word)
+    return word.type(info.max if kind == "min" else info.min)
+
+
+def _literal(value: Any) -> str:
+    """A 64-bit NumPy scalar as a CUDA ``long long`` literal of the same bits."""
+    return f"(i64){int(np.array(value).view(np.uint64))}ULL"
+
+
+def _ordered(bits: Any) -> Any:
+    """float64 bit patterns <-> int64 words that order as the floats do (the map is its own inverse)."""
+    return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
+
+
+# --- kernel source --------------------------------------------------------------------------------------------
+
+
+def _accumulate(k: int, dtype: np.dtype, kind: str) -> str:
+    """CUDA statement adding row ``i``'s value of input ``k`` into accumulator ``A{k}[slot]``."""
+    value = f"v{k}[i]"
+    is_float = dtype.kind == "f"
+    if kind in ("sum", "fsum") and (is_float or kind == "fsum"):
+        guard = "if (!isnan(x)) " if is_float else ""
+        return f"{{ const double x = (double){value}; {guard}atomicAdd((double*)&A{k}[slot], x); }}"
+    if kind == "sum":
+        return f"atomicAdd((u64*)&A{k}[slot], (u64)(i64){value});"
+    if kind == "count":
+        if is_float:
+            return f"if (!isnan((double){value})) atomicAdd((u64*)&A{k}[slot], 1ULL);"
+        return f"atomicAdd((u64*)&A{k}[slot], 1ULL);"
+    if kind == "size":
+        return f"atomicAdd((u64*)&A{k}[slot], 1ULL);"
+    if kind == "first_row":
+        return f"atomicMin((i64*)&A{k}[slot], (i64)i);"
+    op = "atomicMin" if kind == "min" else "atomicMax"
+    if is_float:
+        return (f"{{ const double x = (double){value}; if (!isnan(x)) {{ i64 b = __double_as_longlong(x); "
+                f"{op}((i64*)&A{k}[slot], b ^ ((b >> 63) & 0x7FFFFFFFFFFFFFFFLL)); }} }}")  # fmt: skip
+    if dtype.kind == "u" and dtype.itemsize == 8:
+        return f"{op}((u64*)&A{k}[slot], (u64){value});"
+    return f"{op}((i64*)&A{k}[slot], (i64){value});"
+
+
+def _flush(k: int, dtype: np.dtype, kind: str) -> str:
+    """CUDA statement merging a block's shared accumulator ``S{k}[s]`` into the global ``A{k}[s]``."""
+    word = _word_dtype(dtype, kind)
+    target = f"&A{k}[s]"
+    if kind in ("sum", "fsum", "count", "size"):
+        merge = (f"atomicAdd((double*){target}, __longlong_as_double(x));" if word.kind == "f"
+                 else f"atomicAdd((u64*){target}, (u64)x);")  # fmt: skip
+    else:
+        op = "atomicMin" if kind in ("min", "first_row") else "atomicMax"
+        merge = f"{op}((u64*){target}, (u64)x);" if word.kind == "u" else f"{op}((i64*){target}, x);"
+    return f"{{ const i64 x = S{k}[s]; if (x != {_literal(_identity(dtype, kind))}) {merge} }}"
+
+
+def _find_slot(word_types: tuple[str, ...], n_strings: int) -> str:
+    """CUDA statements setting ``slot`` to row ``i``'s slot, claiming an empty one for a new key; ``slot = -1``
+    when the table is full (then the thread stops)."""
+    n_words = len(word_types)
+    if (n_words, n_strings) == (1, 0):
+        return f"""
+        const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
+        const i64 key = (i64)w0[i];
+        i64 slot;
+        if (key == EMPTY) {{
+            if (table[2 * (mask + 1) + 1] < 0 &&
+                    atomicCAS((u64*)&table[2 * (mask + 1) + 1], (u64)-1LL, (u64)i) == (u64)-1LL) atomicAdd(claimed, 1ULL);
+            slot = mask + 1;
+        }} else {{
+            slot = (i64)(combine(0x2545F4914F6CDD1DULL, (u64)key) & (u64)mask);
+            i64 steps = 0;
+            while (true) {{
+                i64 current = table[2 * slot];
+                if (current == key) break;
+                if (current == EMPTY) {{
+                    if (*overflow) {{ slot = -1; break; }}
+                    current = (i64)atomicCAS((u64*)&table[2 * slot], (u64)EMPTY, (u64)key);
+                    if (current == EMPTY) {{
+                        table[2 * slot + 1] = i;
+                        if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                        break;
+                    }}
+                    if (current == key) break;
+                }}
+                if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}  // (see _PROBE_STEPS)
+                slot = (slot + 1) & mask;
+            }}
+        }}"""
+    return f"""
+        {hashing._hash_expr("", "i", n_words, n_strings)}
+        i64 slot = (i64)(h & (u64)mask);
+        i64 steps = 0;
+        while (true) {{
+            i64 owner = table[slot];
+            if (owner < 0) {{
+                if (*overflow) {{ slot = -1; break; }}
+                owner = (i64)atomicCAS((u64*)&table[slot], (u64)-1LL, (u64)i);
+                if (owner < 0) {{
+                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                    break;
+                }}
+            }}
+            if ({hashing._equal_expr("", "owner", "", "i", n_words, n_strings)}) break;
+            if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}
+            slot = (slot + 1) & mask;
+        }}"""
+
+
+@functools.cache
+def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str], ...],
+            shared: bool) -> Any:  # fmt: skip
+    """The aggregating insert for one key layout and one list of (values dtype, kind) accumulators."""
+    import cupy as cp
+
+    return cp.RawKernel(_source(word_types, n_strings, has_valid, specs, shared), "hash_aggregate")
+
+
+def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str], ...],
+            shared: bool) -> str:  # fmt: skip
+    dtypes_kinds = [(np.dtype(d), kind) for d, kind in specs]
+    values = "".join(f"const {_C_TYPES[d]}* __restrict__ v{k}, " for k, (d, kind) in enumerate(dtypes_kinds))
+    accumulators = ", ".join(f"i64* A{k}" for k in range(len(specs)))
+    valid_param = "const bool* __restrict__ valid, " if has_valid else ""
+    skip = "if (!valid[i]) continue;" if has_valid else ""
+    keys = hashing._params("", word_types, n_strings)
+    body = "\n            ".join(_accumulate(k, d, kind) for k, (d, kind) in enumerate(dtypes_kinds))
+    if shared:
+        # Each block accumulates into its own copy in shared memory (the same slot numbers), then merges it.
+        setup = ["extern __shared__ long long shared_words[];", "const i64 n_slots = mask + 2;"]
+        for k, (d, kind) in enumerate(dtypes_kinds):
+            setup.append(f"long long* S{k} = shared_words + {k} * n_slots;")
+            setup.append(f"for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) S{k}[s] = {_literal(_identity(d, kind))};")
+        setup.append("__syncthreads();")
+        local_body = body
+        for k in range(len(specs)):
+            local_body = local_body.replace(f"&A{k}[slot]", f"&S{k}[slot]")
+        flush = "\n        ".join(_flush(k, d, kind) for k, (d, kind) in enumerate(dtypes_kinds))
+        prologue, accumulate = "\n    ".join(setup), local_body
+        epilogue = f"""
+    __syncthreads();
+    if (*overflow) return;
+    for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) {{
+        {flush}
+    }}"""
+    else:
+        prologue, accumulate, epilogue = "", body, ""
+    return _PRELUDE + f"""
+extern "C" __global__ void hash_aggregate({keys}, {valid_param}const i64 n, i64* table, const i64 mask,
+        u64* claimed, const u64 limit, const i64 max_steps, volatile u64* overflow, {values}{accumulators}) {{
+    {prologue}
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
+        {skip}
+        {_find_slot(word_types, n_strings)}
+        if (slot < 0) break;
+        {accumulate}
+    }}
+    {epilogue}
+}}
+"""
+
+
+# --- driver ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class AggregatedTable:
+    """A filled table and one accumulator per request, indexed by slot (``capacity + 1`` entries each)."""
+
+    table: HashTable
+    accumulators: list[Any]
+
+    @property
+    def owners(self) -> Any:
+        """The row that claimed each slot (-1: empty)."""
+        return self.table.table
+
+
+def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str]]) -> AggregatedTable:
+    """Insert every row of ``keys`` and reduce ``requests`` (pairs of a values array, one per row, and a kind
+    of :data:`KINDS`) per slot. ``requests`` must satisfy :func:`supports`."""
+    import cupy as cp
+
+    if keys.n > hashing.MAX_ROWS:
+        raise ValueError(f"hash tables take at most {hashing.MAX_ROWS} rows, got {keys.n}")
+    n_words, n_strings, has_valid = keys.layout
+    one_word = (n_words, n_strings) == (1, 0)
+    specs = tuple((str(values.dtype), kind) for values, kind in requests)
+    full = hashing.final_capacity(keys.n)
+    stages = sorted({min(stage, full) for stage in _STAGES} | {full})
+    device = cp.cuda.Device()
+    for capacity in stages:
+        shared = capacity <= _SHARED_SLOTS and 8 * (capacity + 1) * len(requests) <= _SHARED_BYTES
+        if one_word:
+            stored = cp.empty((capacity + 1, 2), dtype=np.int64)
+            stored[:, 0] = np.int64(np.uint64(_EMPTY_KEY).view(np.int64))
+            stored[:, 1] = -1
+            table = stored[:, 1]
+        else:
+            table = cp.full(capacity + 1, -1, dtype=np.int64)
+            stored = table[:0]
+        # Passed to the kernel as raw 64-bit words, whatever their dtype.
+        accumulators = [cp.full(capacity + 1, _identity(np.dtype(d), kind), dtype=_word_dtype(np.dtype(d), kind))
+                        for d, kind in specs]  # fmt: skip
+        status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
+        claimed, overflow = status[0:1], status[1:2]
+        kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
+        args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
+                np.int64(capacity - 1), claimed, *_limits(capacity, capacity == full, keys.n), overflow,
+                *(values for values, _ in requests), *accumulators)  # fmt: skip
+        threads = 256
+        blocks = max(1, min((keys.n + threads - 1) // threads, 65536))
+        if shared:
+            blocks = max(1, min(blocks, 8 * device.attributes["MultiProcessorCount"]))
+            kernel((blocks,), (threads,), args, shared_mem=8 * (capacity + 1) * len(requests))
+        else:
+            kernel((blocks,), (threads,), args)
+        n_distinct, overflowed = (int(x) for x in status.get())  # one read: the key count, and whether they fit
+        if not overflowed:
+            built = HashTable(keys, table, None, stored, n_distinct)
+            return AggregatedTable(built, [_decoded(a, np.dtype(d), kind) for a, (d, kind) in zip(accumulators, specs)])
+    raise AssertionError("the last stage's table holds every row")  # pragma: no cover
+
+
+def _limits(capacity: int, final: bool, n_rows: int) -> tuple[np.uint64, np.int64]:
+    """(keys claimed before the table counts as full, probe steps before a thread gives up) of one stage: the final
+    table holds every row's key and allows a walk of the whole table."""
+    if final:
+        return np.uint64(n_rows), np.int64(capacity)
+    return np.uint64(int(capacity * _MAX_LOAD)), np.int64(_PROBE_STEPS)
+
+
+def _decoded(words: Any, dtype: np.dtype, kind: str) -> Any:
+    """A float column's min/max back from order-preserving words to float64 (+-inf where a slot saw no value)."""
+    if dtype.kind == "f" and kind in ("min", "max"):
+        return _ordered(words).view(np.float64)
+    return words

@@ -1,0 +1,207 @@
+"""``groupby(...).apply(func)`` evaluated once for all groups, when ``func`` only reduces the group's columns.
+
+pandas calls ``func`` on every group: ``df.groupby(["id2", "id4"]).apply(lambda g: g["v1"].corr(g["v2"]) ** 2)``
+over 10,000 groups is 10,000 Python calls, each a handful of small GPU launches. But a function that only
+
+* selects columns of the group (``g["v1"]``, ``g.v1``),
+* reduces them to a scalar (``sum``, ``mean``, ``min``, ``max``, ``std``, ``var``, ``median``, ``count``,
+  ``prod``, ``sem``, ``nunique``; ``corr`` / ``cov`` with another column of the same group),
+* and computes with those scalars and plain numbers (``+ - * / // % **``, ``abs``, comparisons),
+
+gives the same answer as one call on a *tracer*: a stand-in for "every group at once" whose reductions
+are the groupby's own per-group reductions and whose scalars (:class:`PerGroup`) are columns holding one
+value per group. Anything else the function does with its argument (iterate it, index rows, turn a
+scalar into a Python number, call another method) raises :class:`Untraceable`, and apply falls back to
+the loop over groups, which handles any function. So does any other exception: the loop then raises
+what pandas would raise.
+
+Reductions are traced only on int64 and float64 columns, where a Series reduction and the groupby
+reduction give the same dtype (pandas narrows groupby sums of small ints; ``Series.sum`` does not), and
+only when no group is empty (``observed=False`` categories). The function is called once instead of once
+per group: a function with side effects (printing, appending to a list) sees one call.
+
+>>> import riptide as rt
+>>> df = rt.DataFrame({"k": [1, 1, 2, 2], "x": [1.0, 2.0, 3.0, 5.0], "y": [2.0, 4.0, 1.0, 0.0]})
+>>> df.groupby("k").apply(lambda g: g["x"].max() - g["y"].min()).tolist()
+[0.0, 5.0]
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Untraceable", "PerGroup", "trace_apply"]
+
+# Series reductions with the same result per group as the SeriesGroupBy method of the same name, for int64 and
+# float64 columns. Only the keyword arguments listed are passed on (positional arguments are not traced: the two
+# signatures order them differently).
+_REDUCTIONS = {
+    "sum": {"skipna", "min_count"}, "mean": {"skipna"}, "min": {"skipna"}, "max": {"skipna"},
+    "std": {"ddof", "skipna"}, "var": {"ddof", "skipna"}, "sem": {"ddof", "skipna"}, "median": {"skipna"},
+    "prod": {"skipna", "min_count"}, "count": set(), "nunique": {"dropna"},
+}  # fmt: skip
+_TRACED_DTYPES = (np.dtype(np.int64), np.dtype(np.float64))
+_INT_SENSITIVE = (operator.floordiv, operator.mod, operator.pow)
+
+
+class Untraceable(Exception):
+    """The function used its group in a way the tracer cannot stand in for: call it per group instead."""
+
+
+def trace_apply(grouped: Any, func: Any, args: tuple, kwargs: dict) -> Any:
+    """The column of ``func``'s per-group scalars (one per group, in group order), or None when ``func`` cannot be
+    traced (then call it on each group)."""
+    from riptide.frame.groupby import SeriesGroupBy
+
+    if not grouped._observed_only or grouped.ngroups == 0:
+        return None
+    is_series = isinstance(grouped, SeriesGroupBy)
+    tracer = _SeriesTracer(grouped._indexed()) if is_series else _FrameTracer(grouped)
+    try:
+        result = func(tracer, *args, **kwargs)
+    except Exception:  # Untraceable, or anything the real groups may raise differently: the loop decides
+        return None
+    if not isinstance(result, PerGroup):
+        return None  # a constant, or the group itself: not one scalar per group
+    return result.series._column
+
+
+class _FrameTracer:
+    """Every group's frame at once: its columns are :class:`_SeriesTracer` s; nothing else is traced."""
+
+    def __init__(self, grouped: Any):
+        self._grouped = grouped
+        self._labels = [label for label, _ in grouped._value_items()]
+
+    def __getitem__(self, label: Any) -> _SeriesTracer:
+        try:
+            if label in self._labels:
+                return _SeriesTracer(self._grouped._as_series_group(label))
+        except TypeError:  # an unhashable key (a list of columns, a mask): not a column
+            pass
+        raise Untraceable(f"frame[{label!r}]")
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("_") and name in self._labels:
+            return self[name]
+        raise Untraceable(name)
+
+    def __len__(self) -> int:
+        raise Untraceable("len")
+
+    def __iter__(self):
+        raise Untraceable("iter")
+
+
+class _SeriesTracer:
+    """Every group's values of one column at once; reductions give :class:`PerGroup` scalars."""
+
+    def __init__(self, grouped: Any):
+        self._grouped = grouped  # a SeriesGroupBy
+
+    def __getattr__(self, name: str) -> Any:
+        allowed = _REDUCTIONS.get(name)
+        if allowed is None or self._grouped._obj.dtype not in _TRACED_DTYPES:
+            raise Untraceable(name)
+
+        def reduce(*args: Any, **kwargs: Any) -> PerGroup:
+            if args or not set(kwargs) <= allowed:
+                raise Untraceable(f"{name} arguments")
+            return PerGroup(getattr(self._grouped, name)(**kwargs))
+
+        return reduce
+
+    def _paired(self, name: str, other: Any, **kwargs: Any) -> PerGroup:
+        if not isinstance(other, _SeriesTracer) or other._grouped._keys is not self._grouped._keys:
+            raise Untraceable(f"{name} with something other than a column of the group")
+        if {self._grouped._obj.dtype, other._grouped._obj.dtype} - set(_TRACED_DTYPES):
+            raise Untraceable(name)
+        return PerGroup(getattr(self._grouped, name)(other._grouped._obj, **kwargs))
+
+    def corr(self, other: Any, method: str = "pearson", min_periods: Any = None) -> PerGroup:
+        if method != "pearson":
+            raise Untraceable("corr method")
+        return self._paired("corr", other, min_periods=min_periods)
+
+    def cov(self, other: Any, min_periods: Any = None, ddof: int = 1) -> PerGroup:
+        return self._paired("cov", other, min_periods=min_periods, ddof=ddof)
+
+    def __len__(self) -> int:
+        raise Untraceable("len")
+
+    def __iter__(self):
+        raise Untraceable("iter")
+
+
+class PerGroup:
+    """A scalar per group (a riptide Series over the group index): arithmetic with numbers and other PerGroup
+    values is elementwise; anything that needs one Python value raises :class:`Untraceable`."""
+
+    def __init__(self, series: Any):
+        self.series = series
+
+    def _combine(self, other: Any, op: Any, reflected: bool = False) -> PerGroup:
+        if isinstance(other, PerGroup):
+            other_is_int = other.series.dtype.kind in "iub"
+            other = other.series
+        elif isinstance(other, numbers.Number) and not isinstance(other, complex):
+            other_is_int = isinstance(other, numbers.Integral)
+        else:
+            raise Untraceable(f"{op.__name__} with {type(other).__name__}")
+        if op in _INT_SENSITIVE and other_is_int and self.series.dtype.kind in "iub":
+            # NumPy int scalars floor-divide by zero to 0 and refuse negative powers; a column does neither.
+            raise Untraceable(f"{op.__name__} of integers")
+        return PerGroup(op(other, self.series) if reflected else op(self.series, other))
+
+    def __bool__(self) -> bool:
+        raise Untraceable("bool")
+
+    def __float__(self) -> float:
+        raise Untraceable("float")
+
+    def __int__(self) -> int:
+        raise Untraceable("int")
+
+    def __index__(self) -> int:
+        raise Untraceable("index")
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise Untraceable("array")
+
+    def __neg__(self) -> PerGroup:
+        return PerGroup(-self.series)
+
+    def __pos__(self) -> PerGroup:
+        return self
+
+    def __abs__(self) -> PerGroup:
+        return PerGroup(abs(self.series))
+
+    def __getattr__(self, name: str) -> Any:
+        raise Untraceable(name)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _binary(op: Any) -> tuple[Any, Any]:
+    def forward(self: PerGroup, other: Any) -> PerGroup:
+        return self._combine(other, op)
+
+    def reflected(self: PerGroup, other: Any) -> PerGroup:
+        return self._combine(other, op, reflected=True)
+
+    return forward, reflected
+
+
+for _name, _op in [("add", operator.add), ("sub", operator.sub), ("mul", operator.mul), ("truediv", operator.truediv),
+                   ("floordiv", operator.floordiv), ("mod", operator.mod), ("pow", operator.pow)]:  # fmt: skip
+    _forward, _reflected = _binary(_op)
+    setattr(PerGroup, f"__{_name}__", _forward)
+    setattr(PerGroup, f"__r{_name}__", _reflected)
+for _name, _op in [("lt", operator.lt), ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge),
+                   ("eq", operator.eq), ("ne", operator.ne)]:  # fmt: skip
+    setattr(PerGroup, f"__{_name}__", _binary(_op)[0])

@@ -1,0 +1,65 @@
+"""The GPU's aggregating hash table and the pairwise string ranking, against the sort-based paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riptide import _device
+from riptide.core.column import as_column
+from riptide.core.kernels.factorize import rank_distinct_strings
+from riptide.core.ops.grouping import group_rows
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+@pytest.mark.parametrize("with_missing", [False, True])
+def test_rank_distinct_strings_orders_as_python(with_missing):
+    values = ["b", "a", "", "ab", "a\x00", "é", "e", "中文", "中", "😀", "zz", "z"]
+    if with_missing:
+        values.insert(3, None)
+    column = as_column(pd.Series(values * 3, dtype="str"), xp=_device.xp())
+    xp = column.xp
+    rows = xp.arange(len(values), dtype=np.int64)[::-1].copy()  # the distinct rows, in some order
+    got = _host(rank_distinct_strings(column, rows))
+    present = [values[r] for r in _host(rows)]
+    order = sorted(range(len(present)), key=lambda i: (present[i] is None, present[i] or ""))
+    expected = np.empty(len(present), dtype=np.int64)
+    expected[order] = np.arange(len(present))
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n_distinct", [50, 3000])  # the pairwise kernel, and past its limit
+def test_rank_distinct_strings_kernel_matches_sort(n_distinct):
+    rng = np.random.default_rng(5)
+    pool = list({"".join(rng.choice(list("abcé中\x00"), rng.integers(0, 6))) for _ in range(4 * n_distinct)})
+    pool = pool[:n_distinct]
+    column = as_column(pd.Series(pool, dtype="str"), xp=_device.xp())
+    rows = column.xp.asarray(rng.permutation(len(pool)))
+    expected = group_rows([column.take(rows)], sort=True, dropna=False).ids
+    np.testing.assert_array_equal(_host(rank_distinct_strings(column, rows)), _host(expected))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n_groups", [10, 700, 200_000])  # shared-memory stage, L2 stage, full-size stage
+def test_group_rows_aggregating_equals_group_rows(n_groups):
+    from riptide.core.ops.grouping import group_rows_aggregating
+
+    rng = np.random.default_rng(n_groups)
+    n = 400_000
+    keys = as_column(rng.integers(0, n_groups, n) * 3, xp=_device.xp())
+    values = as_column(rng.standard_normal(n), xp=_device.xp())
+    for sort in (True, False):
+        aggregated = group_rows_aggregating([keys], [(values, "sum"), (values, "count"), (None, "size")], sort=sort)
+        plain = group_rows([keys], sort=sort)
+        assert aggregated.n_groups == plain.n_groups
+        np.testing.assert_array_equal(_host(aggregated.ids), _host(plain.ids))
+        np.testing.assert_array_equal(_host(aggregated.sizes()), _host(plain.sizes()))
+        np.testing.assert_array_equal(_host(keys.take(aggregated.representatives).data),
+                                      _host(keys.take(plain.first_rows).data))  # fmt: skip
+        sums = np.bincount(_host(plain.ids), weights=_host(values.data), minlength=plain.n_groups)
+        np.testing.assert_allclose(_host(aggregated.partial(values, "sum")), sums, rtol=1e-9, atol=1e-9)

@@ -1,0 +1,110 @@
+"""groupby on frames large enough for the GPU's hash paths (over 2**14 rows), against pandas.
+
+On the GPU, ``sum/mean/count/size/min/max`` (and ``agg`` of them) group and reduce in one kernel pass
+(:func:`riptide.core.ops.grouping.group_rows_aggregating`); a few hundred groups accumulate in shared
+memory, more in the L2-sized or the full-sized table. Everything else (and the CPU) groups first. These
+cases cover the key layouts (one int64 word, floats with NaN, strings, several keys), the value dtypes,
+both table stages and what runs after such a grouping (group numbers computed on demand).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import riptide as rt
+from tests.conftest import assert_frame_equal, assert_series_equal, make_values
+
+N = 40_000
+_EMPTY_KEY = np.uint64(0x5BD1E9955BD1E995).view(np.int64)  # the value the one-word table reserves
+
+
+def _frame(n_groups: int, key_dtypes: list[str], seed: int = 0, null_frac: float = 0.0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    data: dict[str, object] = {}
+    for i, dtype in enumerate(key_dtypes):
+        codes = rng.integers(0, n_groups, N)
+        if dtype == "int64":
+            values = pd.Series(codes * 7919 - 3)
+            values[rng.integers(0, N, 5)] = _EMPTY_KEY  # rows holding the reserved key take the extra slot
+        elif dtype == "float64":
+            values = pd.Series(codes / 4.0)
+            values[rng.random(N) < null_frac] = np.nan
+        elif dtype == "str":
+            labels = np.array([f"k{c:05d}é" for c in range(n_groups)], dtype=object)
+            values = pd.Series(labels[codes], dtype="str")
+            values[rng.random(N) < null_frac] = None
+        else:
+            values = pd.Series(codes).astype(dtype)
+        data[f"k{i}"] = values
+    data["f"] = make_values(rng, "float64", N, null_frac=0.1)
+    data["g"] = make_values(rng, "float32", N)
+    data["i"] = make_values(rng, "int8", N)
+    data["u"] = make_values(rng, "uint64", N)
+    data["b"] = make_values(rng, "bool", N)
+    return pd.DataFrame(data)
+
+
+_LAYOUTS = [
+    pytest.param(100, ["int64"], id="int64-100"),  # shared-memory stage
+    pytest.param(5000, ["int64"], id="int64-5000"),  # past the shared stage
+    pytest.param(300, ["str"], id="str-300"),
+    pytest.param(3000, ["float64"], id="float-3000"),
+    pytest.param(40, ["int64", "str"], id="int64-str-40"),
+    pytest.param(2000, ["int32", "str"], id="int32-str-2000"),
+]
+
+
+# Float sums differ in the last digits between summation orders (GPU atomics add in any order; pandas sums float32
+# in float32, riptide in float64): compare to ~1e-6 of the values' scale.
+_TOLERANCE = {"rtol": 1e-5, "atol": 1e-2}
+
+
+@pytest.mark.parametrize("n_groups, key_dtypes", _LAYOUTS)
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("op", ["sum", "mean", "count", "min", "max", "size"])
+def test_reductions_match_pandas(n_groups, key_dtypes, sort, op):
+    pdf = _frame(n_groups, key_dtypes, null_frac=0.05)
+    keys = [c for c in pdf if c.startswith("k")]
+    df = rt.from_pandas(pdf)
+    got = getattr(df.groupby(keys, sort=sort, dropna=False), op)()
+    expected = getattr(pdf.groupby(keys, sort=sort, dropna=False), op)()
+    if op == "size":
+        assert_series_equal(got, expected, check_exact=True)
+    else:
+        assert_frame_equal(got, expected, **_TOLERANCE)
+
+
+@pytest.mark.parametrize("n_groups, key_dtypes", _LAYOUTS[:4])
+def test_agg_spec_and_what_follows(n_groups, key_dtypes):
+    """One agg spec of several reductions; then scans and transforms need each row's group."""
+    pdf = _frame(n_groups, key_dtypes, seed=1, null_frac=0.05)
+    df = rt.from_pandas(pdf)
+    spec = {"f": ["sum", "mean", "max"], "i": "sum", "u": ["min", "count"], "b": "mean"}
+    gb, pgb = df.groupby("k0"), pdf.groupby("k0")
+    assert_frame_equal(gb.agg(spec), pgb.agg(spec), **_TOLERANCE)
+    assert_frame_equal(gb.agg(lo=("g", "min"), n=("g", "count")), pgb.agg(lo=("g", "min"), n=("g", "count")))
+    assert_frame_equal(gb[["f", "i"]].cumsum(), pgb[["f", "i"]].cumsum(), **_TOLERANCE)
+    assert_series_equal(gb["f"].transform("sum"), pgb["f"].transform("sum"), **_TOLERANCE)
+
+
+def test_min_count_dropna_and_all_missing_groups():
+    pdf = _frame(500, ["float64"], seed=2, null_frac=0.2)
+    pdf.loc[pdf["k0"] == 1.25, "f"] = np.nan  # a group without values
+    df = rt.from_pandas(pdf)
+    for dropna in (True, False):
+        assert_series_equal(df.groupby("k0", dropna=dropna)["f"].sum(min_count=1),
+                            pdf.groupby("k0", dropna=dropna)["f"].sum(min_count=1), **_TOLERANCE)  # fmt: skip
+        assert_series_equal(df.groupby("k0", dropna=dropna)["f"].max(), pdf.groupby("k0", dropna=dropna)["f"].max())
+    all_missing = pd.DataFrame({"k": pd.Series([np.nan] * N), "v": np.arange(N, dtype=np.float64)})
+    assert_series_equal(rt.from_pandas(all_missing).groupby("k")["v"].sum(), all_missing.groupby("k")["v"].sum())
+
+
+def test_signed_zero_keys_show_the_first_seen():
+    values = np.where(np.arange(N) % 3 == 0, -0.0, 0.0)
+    pdf = pd.DataFrame({"k": values, "v": np.arange(N, dtype=np.int64)})
+    got = rt.from_pandas(pdf).groupby("k")["v"].sum()
+    expected = pdf.groupby("k")["v"].sum()
+    assert_series_equal(got, expected)
+    assert np.signbit(got.index.to_pandas()[0]) == np.signbit(expected.index[0])
