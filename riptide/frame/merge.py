@@ -186,6 +186,7 @@ class _Merge:
         self.right_keys: list[Column] = []
         self.join_names: list[Any] = []
         self.missing_last = False
+        self._decode_after_gather: set[Any] = set()  # left categorical key columns decoded in the result
         if how == "cross":
             return
         if not isinstance(left_index, bool | np.bool_):
@@ -355,9 +356,15 @@ class _Merge:
             for side in ("left", "right"):
                 frame = getattr(self, side)
                 column = frame._data.get(name) if _label_in(name, frame._data) else None
-                if isinstance(column, CategoricalColumn):
-                    decoded = {**frame._data, name: decode_categorical(column)}
-                    setattr(self, side, frame._with_columns(decoded))
+                if not isinstance(column, CategoricalColumn):
+                    continue
+                if side == "left" and self.how in ("inner", "left"):
+                    # The left key column is only gathered here (never combined with the right's): decode the
+                    # output rows' codes after the gather rather than every input row before it.
+                    self._decode_after_gather.add(name)
+                    continue
+                decoded = {**frame._data, name: decode_categorical(column)}
+                setattr(self, side, frame._with_columns(decoded))
 
     def _validate(self, validate: str) -> None:
         relation = _VALIDATE.get(validate) if isinstance(validate, str) else None
@@ -438,6 +445,8 @@ class _Merge:
         for label, new_label in zip(left._data, left_labels):
             column = left._data[label]
             columns[new_label] = column if left_as_is else gather(column, lpos)
+            if label in self._decode_after_gather:
+                columns[new_label] = decode_categorical(columns[new_label])
         for label, new_label in zip(right._data, right_labels):
             column = right._data[label]
             columns[new_label] = column if right_as_is else gather(column, rpos)

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from riptide._device import to_host
 from riptide.core.kernels import hashing
 from riptide.core.kernels.hashing import _EMPTY_KEY, _PRELUDE, _PROBE_STEPS, HashTable, KeyWords
 
@@ -299,7 +300,7 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str]]) -> Aggregate
             kernel((blocks,), (threads,), args, shared_mem=8 * (capacity + 1) * len(requests))
         else:
             kernel((blocks,), (threads,), args)
-        n_distinct, overflowed = (int(x) for x in status.get())  # one read: the key count, and whether they fit
+        n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
         if not overflowed:
             built = HashTable(keys, table, None, stored, n_distinct)
             return AggregatedTable(built, [_decoded(a, np.dtype(d), kind) for a, (d, kind) in zip(accumulators, specs)])

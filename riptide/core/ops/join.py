@@ -123,6 +123,10 @@ def _comparable_pair(left: Column, right: Column, name: Any, strict: bool, missi
         left = astype(left, common) if ld != common else left
         right = astype(right, common) if rd != common else right
         return (left, right) if missing_last else (_ticks(left), _ticks(right))
+    if left_cat and right_cat and left.size and right.size:
+        # Other categories: pandas compares the values. Compare codes into the union of both sides' categories
+        # instead of decoding every row: only the categories (few) are compared as values.
+        return _union_codes(left, right, name)
     if left_cat or right_cat:
         # pandas compares a categorical with anything else through its categories' values.
         a = decode_categorical(left) if left_cat else left
@@ -143,6 +147,23 @@ def _comparable_pair(left: Column, right: Column, name: Any, strict: bool, missi
     if strict and (left_str or right_str) and not (_is_bool(ld) or _is_bool(rd)):
         raise ValueError(_incompatible_message(ld, rd, name))
     raise TypeError(_object_message(ld, rd, name))
+
+
+def _union_codes(left: CategoricalColumn, right: CategoricalColumn, name: Any) -> tuple[Column, Column]:
+    """Both sides' codes re-expressed in the sorted union of their categories (missing: one code past the last, so
+    that missing keys match each other and sort last, as the decoded values would)."""
+    xp = left.xp
+    lcat, rcat = _comparable_pair(left.categories, right.categories, name, False)  # the values' rules and errors
+    codes, n_distinct = factorize(concat_columns([lcat, rcat]))
+    n_left = lcat.size
+
+    def recoded(column: CategoricalColumn, mapping: Any) -> NumericColumn:
+        own = column.codes.astype(np.int64)
+        if mapping.shape[0] == 0:
+            return NumericColumn(xp.full(column.size, n_distinct, dtype=np.int64))
+        return NumericColumn(xp.where(own < 0, n_distinct, mapping[xp.maximum(own, 0)]))
+
+    return recoded(left, codes[:n_left]), recoded(right, codes[n_left:])
 
 
 def _incompatible_message(ld: Any, rd: Any, name: Any) -> str:
