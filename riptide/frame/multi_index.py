@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riptide.core.column import Column, NumericColumn, as_column, is_scalar
+from riptide.core.column import Column, NumericColumn, as_column, full, is_scalar
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops.grouping import first_row_of_each
 from riptide.frame.index import Index, _match_codes, as_index
@@ -914,7 +914,19 @@ def _comparable(a: Column, b: Column) -> tuple[Column, Column]:
     if (isinstance(a, CategoricalColumn) or isinstance(b, CategoricalColumn)) and a.dtype != b.dtype:
         a = decode_categorical(a) if isinstance(a, CategoricalColumn) else a
         b = decode_categorical(b) if isinstance(b, CategoricalColumn) else b
+    # A level of only NaN (labels given as tuples holding NaN) is missing values of the other level's dtype.
+    if a.dtype != b.dtype:
+        if _all_nan(b):
+            b = full(b.size, None, a.dtype, xp=b.xp)
+        elif _all_nan(a):
+            a = full(a.size, None, b.dtype, xp=a.xp)
     return a, b
+
+
+def _all_nan(column: Column) -> bool:
+    if not (isinstance(column, NumericColumn) and column.kind == "f" and column.mask is None):
+        return False
+    return bool(column.isna().all())  # one scalar read: a level of NaN labels takes the other level's dtype
 
 
 def _codes_dtype(n_distinct: int) -> np.dtype:

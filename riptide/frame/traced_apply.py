@@ -16,7 +16,8 @@ the loop over groups, which handles any function. So does any other exception: t
 what pandas would raise.
 
 Reductions are traced only on int64 and float64 columns, where a Series reduction and the groupby
-reduction give the same dtype (pandas narrows groupby sums of small ints; ``Series.sum`` does not), and
+reduction give the same dtype (pandas narrows groupby sums of small ints; ``Series.sum`` does not);
+``corr`` and ``cov`` on any int or float column, masked ones included (float64 either way); and
 only when no group is empty (``observed=False`` categories). The function is called once instead of once
 per group: a function with side effects (printing, appending to a list) sees one call.
 
@@ -46,6 +47,12 @@ _REDUCTIONS = {
 }  # fmt: skip
 _TRACED_DTYPES = (np.dtype(np.int64), np.dtype(np.float64))
 _INT_SENSITIVE = (operator.floordiv, operator.mod, operator.pow)
+
+
+def _is_int_or_float(dtype: Any) -> bool:
+    from riptide.core import dtypes
+
+    return dtypes.to_numpy_dtype(dtype).kind in "iuf" and not dtypes.is_datetimelike(dtype)
 
 
 class Untraceable(Exception):
@@ -118,7 +125,8 @@ class _SeriesTracer:
     def _paired(self, name: str, other: Any, **kwargs: Any) -> PerGroup:
         if not isinstance(other, _SeriesTracer) or other._grouped._keys is not self._grouped._keys:
             raise Untraceable(f"{name} with something other than a column of the group")
-        if {self._grouped._obj.dtype, other._grouped._obj.dtype} - set(_TRACED_DTYPES):
+        # corr / cov are float64 for every int and float dtype, masked or not, per group as for a Series.
+        if not all(_is_int_or_float(g._obj.dtype) for g in (self._grouped, other._grouped)):
             raise Untraceable(name)
         return PerGroup(getattr(self._grouped, name)(other._grouped._obj, **kwargs))
 

@@ -43,6 +43,8 @@ def _frame(n_groups: int, key_dtypes: list[str], seed: int = 0, null_frac: float
     data["i"] = make_values(rng, "int8", N)
     data["u"] = make_values(rng, "uint64", N)
     data["b"] = make_values(rng, "bool", N)
+    data["m"] = make_values(rng, "Int64", N, null_frac=0.1)  # masked: a missing value adds nothing
+    data["h"] = make_values(rng, "Float64", N, null_frac=0.1)
     return pd.DataFrame(data)
 
 

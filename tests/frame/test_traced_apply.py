@@ -94,3 +94,17 @@ def test_unobserved_categories_are_not_traced():
     df = rt.from_pandas(pdf)
     assert trace_apply(df.groupby("k", observed=False), lambda g: g["v"].sum(), (), {}) is None
     assert trace_apply(df.groupby("k", observed=True), lambda g: g["v"].sum(), (), {}) is not None
+
+
+def test_corr_of_masked_columns_is_traced():
+    """db-benchmark q9 on its 5%-NA data: Int64 columns with missing values."""
+    pdf = _frame(2000, seed=3)
+    pdf["a"] = pd.array(np.where(np.arange(2000) % 17 == 0, None, pdf["v2"]), dtype="Int64")
+    pdf["b"] = pd.array(np.where(np.arange(2000) % 13 == 0, None, pdf["v2"] * 2 + pdf["id4"]), dtype="Int64")
+    df = rt.from_pandas(pdf)
+    func = lambda g: g["a"].corr(g["b"]) ** 2  # noqa: E731
+    options = {"as_index": False, "sort": False, "dropna": False}
+    assert trace_apply(df.groupby(["id2", "id4"], **options), func, (), {}) is not None
+    got = df.groupby(["id2", "id4"], **options).apply(func).rename(columns={None: "r2"})
+    expected = pdf.groupby(["id2", "id4"], **options).apply(func).rename(columns={None: "r2"})
+    assert_frame_equal(got, expected, rtol=1e-9)

@@ -193,7 +193,7 @@ def _find_slot(word_types: tuple[str, ...], n_strings: int) -> str:
 
 
 @functools.cache
-def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str], ...],
+def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
             shared: bool) -> Any:  # fmt: skip
     """The aggregating insert for one key layout and one list of (values dtype, kind) accumulators."""
     import cupy as cp
@@ -201,15 +201,18 @@ def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     return cp.RawKernel(_source(word_types, n_strings, has_valid, specs, shared), "hash_aggregate")
 
 
-def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str], ...],
+def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
             shared: bool) -> str:  # fmt: skip
-    dtypes_kinds = [(np.dtype(d), kind) for d, kind in specs]
+    dtypes_kinds = [(np.dtype(d), kind) for d, kind, _ in specs]
     values = "".join(f"const {_C_TYPES[d]}* __restrict__ v{k}, " for k, (d, kind) in enumerate(dtypes_kinds))
+    # A masked column's validity: a row whose value is missing adds nothing.
+    values += "".join(f"const bool* __restrict__ m{k}, " for k, (_, _, masked) in enumerate(specs) if masked)
     accumulators = ", ".join(f"i64* A{k}" for k in range(len(specs)))
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) continue;" if has_valid else ""
     keys = hashing._params("", word_types, n_strings)
-    body = "\n            ".join(_accumulate(k, d, kind) for k, (d, kind) in enumerate(dtypes_kinds))
+    body = "\n            ".join(f"if (m{k}[i]) {_accumulate(k, d, kind)}" if specs[k][2] else _accumulate(k, d, kind)
+                                  for k, (d, kind) in enumerate(dtypes_kinds))  # fmt: skip
     if shared:
         # Each block accumulates into its own copy in shared memory (the same slot numbers), then merges it.
         setup = ["extern __shared__ long long shared_words[];", "const i64 n_slots = mask + 2;"]
@@ -260,17 +263,34 @@ class AggregatedTable:
         """The row that claimed each slot (-1: empty)."""
         return self.table.table
 
+    def occupied_slots(self) -> Any:
+        """The slots holding a key (int64, ``n_distinct`` of them, in no particular order): one pass that writes
+        only the result, where flatnonzero would write a prefix sum over every slot (the table is sized for the
+        row count, often far more slots than keys)."""
+        import cupy as cp
 
-def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str]]) -> AggregatedTable:
-    """Insert every row of ``keys`` and reduce ``requests`` (pairs of a values array, one per row, and a kind
-    of :data:`KINDS`) per slot. ``requests`` must satisfy :func:`supports`."""
+        owner = self.table.table
+        n_slots = owner.shape[0]
+        out = cp.empty(self.table.n_distinct, dtype=np.int64)
+        counter = cp.zeros(1, dtype=np.uint64)
+        stride = owner.strides[0] // owner.itemsize  # 2 in a one-word table's (key, owner) pairs
+        threads = 256
+        blocks = max(1, min((n_slots + threads - 1) // threads, 65536))
+        _occupied_kernel()((blocks,), (threads,), (owner, np.int64(stride), np.int64(n_slots), out, counter))
+        return out
+
+
+def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]]) -> AggregatedTable:
+    """Insert every row of ``keys`` and reduce ``requests`` per slot: triples of a values array (one per row), a
+    kind of :data:`KINDS` and the values' validity (a bool array, or None when every value counts). ``requests``
+    must satisfy :func:`supports`."""
     import cupy as cp
 
     if keys.n > hashing.MAX_ROWS:
         raise ValueError(f"hash tables take at most {hashing.MAX_ROWS} rows, got {keys.n}")
     n_words, n_strings, has_valid = keys.layout
     one_word = (n_words, n_strings) == (1, 0)
-    specs = tuple((str(values.dtype), kind) for values, kind in requests)
+    specs = tuple((str(values.dtype), kind, valid is not None) for values, kind, valid in requests)
     full = hashing.final_capacity(keys.n)
     stages = sorted({min(stage, full) for stage in _STAGES} | {full})
     device = cp.cuda.Device()
@@ -286,13 +306,14 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str]]) -> Aggregate
             stored = table[:0]
         # Passed to the kernel as raw 64-bit words, whatever their dtype.
         accumulators = [cp.full(capacity + 1, _identity(np.dtype(d), kind), dtype=_word_dtype(np.dtype(d), kind))
-                        for d, kind in specs]  # fmt: skip
+                        for d, kind, _ in specs]  # fmt: skip
         status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
         claimed, overflow = status[0:1], status[1:2]
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), claimed, *_limits(capacity, capacity == full, keys.n), overflow,
-                *(values for values, _ in requests), *accumulators)  # fmt: skip
+                *(values for values, _, _ in requests), *(valid for _, _, valid in requests if valid is not None),
+                *accumulators)  # fmt: skip
         threads = 256
         blocks = max(1, min((keys.n + threads - 1) // threads, 65536))
         if shared:
@@ -303,8 +324,33 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str]]) -> Aggregate
         n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
         if not overflowed:
             built = HashTable(keys, table, None, stored, n_distinct)
-            return AggregatedTable(built, [_decoded(a, np.dtype(d), kind) for a, (d, kind) in zip(accumulators, specs)])
+            return AggregatedTable(built, [_decoded(a, np.dtype(d), kind) for a, (d, kind, _) in zip(accumulators, specs)])
     raise AssertionError("the last stage's table holds every row")  # pragma: no cover
+
+
+_OCCUPIED = r"""
+extern "C" __global__ void occupied_slots(const long long* owner, const long long stride, const long long n,
+        long long* out, unsigned long long* counter) {
+    // Warp-aggregated compaction: one atomic per warp reserves room for the warp's occupied slots.
+    for (long long base = (long long)blockIdx.x * blockDim.x; base < n; base += (long long)gridDim.x * blockDim.x) {
+        const long long i = base + threadIdx.x;
+        const bool occupied = i < n && owner[i * stride] >= 0;
+        const unsigned int ballot = __ballot_sync(0xffffffffu, occupied);
+        const int lane = threadIdx.x & 31;
+        unsigned long long first = 0;
+        if (lane == 0 && ballot) first = atomicAdd(counter, (unsigned long long)__popc(ballot));
+        first = __shfl_sync(0xffffffffu, first, 0);
+        if (occupied) out[first + __popc(ballot & ((1u << lane) - 1u))] = i;
+    }
+}
+"""
+
+
+@functools.cache
+def _occupied_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(_OCCUPIED, "occupied_slots")
 
 
 def _limits(capacity: int, final: bool, n_rows: int) -> tuple[np.uint64, np.int64]:

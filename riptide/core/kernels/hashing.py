@@ -80,13 +80,13 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
     strings: list[tuple[Any, Any]] = []
     valid = None
     for column in columns:
-        missing = column.isna() if column.can_hold_missing() else None
+        missing = column.isna() if _may_be_missing(column) else None
         if missing is not None and dropna:
             valid = ~missing if valid is None else valid & ~missing
         if isinstance(column, StringColumn):
             strings.append((column.offsets, column.chars))
-            if missing is not None and not dropna:
-                words.append(missing.view(np.uint8))
+            if not dropna:  # flagged even without missing values: a join's two sides need the same layout
+                words.append(missing.view(np.uint8) if missing is not None else cp.zeros(n, dtype=np.uint8))
             continue
         if isinstance(column, CategoricalColumn):
             words.append(column.codes)  # a missing code (-1) is already a value of its own
@@ -108,6 +108,15 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
             words[-1] = cp.where(mask, words[-1], 0).astype(words[-1].dtype, copy=False)
             words.append((~mask).view(np.uint8))
     return KeyWords(words, strings, valid, n)
+
+
+def _may_be_missing(column: Column) -> bool:
+    """Whether a row of ``column`` may be missing: a string (or masked) column without a validity array has none."""
+    if not column.can_hold_missing():
+        return False
+    if isinstance(column, StringColumn) or (isinstance(column, NumericColumn) and dtypes.is_masked(column.dtype)):
+        return column.mask is not None
+    return True
 
 
 # --- kernel source --------------------------------------------------------------------------------------------

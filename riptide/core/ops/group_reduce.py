@@ -214,10 +214,10 @@ def partial_kinds(column: Column | None, op: str, skipna: bool = True, min_count
     """
     if op == "size":
         return ("size",)
-    if not isinstance(column, NumericColumn) or dtypes.is_masked(column.dtype) or column.kind not in "biuf":
+    if not isinstance(column, NumericColumn) or column.kind not in "biuf":
         return None
-    if not skipna and column.kind == "f":
-        return None  # a group holding NaN becomes NaN: that needs the rows
+    if not skipna and (column.kind == "f" or dtypes.is_masked(column.dtype)):
+        return None  # a group holding a missing value becomes missing: that needs the rows
     if op == "count":
         return ("count",)
     if op == "sum":

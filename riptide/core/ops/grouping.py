@@ -156,7 +156,7 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
                            dropna: bool = True) -> Groups | None:  # fmt: skip
     """:func:`group_rows`, computing per-group partial results while it groups (GPU only; else None).
 
-    ``requests`` are pairs of a value column (a NumericColumn without mask) and a kind of
+    ``requests`` are pairs of a value column (a NumericColumn, masked or not) and a kind of
     :data:`riptide.core.kernels.hash_aggregate.KINDS` (``"size"`` ignores its column, which may be None).
     The returned :class:`Groups` holds them (:meth:`Groups.partial`, ``sizes()``) and computes ``ids``
     only when asked. None when the rows or values do not suit the GPU kernel: group the usual way then.
@@ -175,19 +175,14 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
         values = no_values if kind == "size" else column.data
         if not hash_aggregate.supports(values, kind) or (kind != "size" and column.size != n):
             return None
-        arrays.append((values, kind))
+        arrays.append((values, kind, None if kind == "size" else column.mask))
     if not sort:
-        arrays.append((no_values, "first_row"))
+        arrays.append((no_values, "first_row", None))
     keys = hashing.key_words(columns, dropna)
     aggregated = hash_aggregate.aggregate_rows(keys, arrays)
     owner_of_slot = aggregated.owners
     n_groups = aggregated.table.n_distinct
-    # The occupied slots in slot order (flatnonzero without its scalar read: the count is known).
-    is_occupied = owner_of_slot >= 0
-    position = xp.where(is_occupied, xp.cumsum(is_occupied) - 1, n_groups)
-    occupied = xp.empty(n_groups + 1, dtype=np.int64)
-    occupied[position] = xp.arange(owner_of_slot.shape[0], dtype=np.int64)
-    occupied = occupied[:n_groups]
+    occupied = aggregated.occupied_slots()  # any order: the groups are numbered from the keys or first rows
     if n_groups == 0:
         groups = Groups(ids=xp.full(n, -1, dtype=np.int64), n_groups=0, xp=xp, first_rows=xp.zeros(0, dtype=np.int64))
         for (column, kind), result in zip(requests, aggregated.accumulators, strict=False):
