@@ -153,7 +153,7 @@ def _find_slot(word_types: tuple[str, ...], n_strings: int) -> str:
                     atomicCAS((u64*)&table[2 * (mask + 1) + 1], (u64)-1LL, (u64)i) == (u64)-1LL) atomicAdd(claimed, 1ULL);
             slot = mask + 1;
         }} else {{
-            slot = (i64)(combine(0x2545F4914F6CDD1DULL, (u64)key) & (u64)mask);
+            slot = home_slot(combine(0x2545F4914F6CDD1DULL, (u64)key), mask);
             i64 steps = 0;
             while (true) {{
                 i64 current = table[2 * slot];
@@ -169,12 +169,12 @@ def _find_slot(word_types: tuple[str, ...], n_strings: int) -> str:
                     if (current == key) break;
                 }}
                 if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}  // (see _PROBE_STEPS)
-                slot = (slot + 1) & mask;
+                slot = next_slot(slot, mask);
             }}
         }}"""
     return f"""
         {hashing._hash_expr("", "i", n_words, n_strings)}
-        i64 slot = (i64)(h & (u64)mask);
+        i64 slot = home_slot(h, mask);
         i64 steps = 0;
         while (true) {{
             i64 owner = table[slot];
@@ -188,7 +188,7 @@ def _find_slot(word_types: tuple[str, ...], n_strings: int) -> str:
             }}
             if ({hashing._equal_expr("", "owner", "", "i", n_words, n_strings)}) break;
             if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}
-            slot = (slot + 1) & mask;
+            slot = next_slot(slot, mask);
         }}"""
 
 

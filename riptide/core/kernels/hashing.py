@@ -133,6 +133,10 @@ __device__ __forceinline__ u64 mix64(u64 h) {
 __device__ __forceinline__ u64 combine(u64 h, u64 v) {
     return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
+// A table has mask + 1 slots, any number of them (not only powers of two): the hash's high bits pick the home
+// slot (multiply-shift), and probing wraps from the last slot to the first.
+__device__ __forceinline__ i64 home_slot(u64 h, i64 mask) { return (i64)__umul64hi(h, (u64)(mask + 1)); }
+__device__ __forceinline__ i64 next_slot(i64 slot, i64 mask) { return slot == mask ? 0 : slot + 1; }
 __device__ __forceinline__ u64 hash_bytes(const unsigned char* p, i64 len) {
     u64 h = 0xcbf29ce484222325ULL;
     for (i64 k = 0; k < len; ++k) { h ^= p[k]; h *= 0x100000001b3ULL; }
@@ -190,7 +194,7 @@ extern "C" __global__ void hash_insert({_params("", word_types, n_strings)}, {va
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
         {_hash_expr("", "i", n_words, n_strings)}
-        i64 slot = (i64)(h & (u64)mask);
+        i64 slot = home_slot(h, mask);
         i64 steps = 0;
         while (true) {{
             i64 owner = table[slot];
@@ -208,7 +212,7 @@ extern "C" __global__ void hash_insert({_params("", word_types, n_strings)}, {va
                 break;
             }}
             if (++steps > max_steps) {{ *overflow = 1; return; }}  // see _PROBE_STEPS
-            slot = (slot + 1) & mask;
+            slot = next_slot(slot, mask);
         }}
     }}
 }}
@@ -241,7 +245,7 @@ extern "C" __global__ void hash_insert_one_word(const {word_type}* __restrict__ 
             row_slot[i] = (int)(mask + 1);
             continue;
         }}
-        i64 slot = (i64)(combine(0x2545F4914F6CDD1DULL, (u64)k) & (u64)mask);
+        i64 slot = home_slot(combine(0x2545F4914F6CDD1DULL, (u64)k), mask);
         i64 steps = 0;
         while (true) {{
             i64 current = pairs[2 * slot];
@@ -257,7 +261,7 @@ extern "C" __global__ void hash_insert_one_word(const {word_type}* __restrict__ 
                 if (current == k) break;
             }}
             if (++steps > max_steps) {{ *overflow = 1; return; }}  // see _PROBE_STEPS
-            slot = (slot + 1) & mask;
+            slot = next_slot(slot, mask);
         }}
         row_slot[i] = (int)slot;
     }}
@@ -282,13 +286,13 @@ extern "C" __global__ void hash_probe({_params("p", probe_types, n_strings)}, {_
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
         {_hash_expr("p", "i", n_words, n_strings)}
-        i64 slot = (i64)(h & (u64)mask);
+        i64 slot = home_slot(h, mask);
         i64 found = -1;
         while (true) {{
             i64 owner = table[slot];
             if (owner < 0) break;
             if ({_equal_expr("b", "owner", "p", "i", n_words, n_strings)}) {{ found = slot; break; }}
-            slot = (slot + 1) & mask;
+            slot = next_slot(slot, mask);
         }}
         out[i] = {emit};
     }}
@@ -315,12 +319,12 @@ extern "C" __global__ void hash_probe_one_word(const {word_type}* __restrict__ w
         if (k == EMPTY) {{
             if (pairs[2 * (mask + 1) + 1] >= 0) found = mask + 1;
         }} else {{
-            i64 slot = (i64)(combine(0x2545F4914F6CDD1DULL, (u64)k) & (u64)mask);
+            i64 slot = home_slot(combine(0x2545F4914F6CDD1DULL, (u64)k), mask);
             while (true) {{
                 const i64 current = pairs[2 * slot];
                 if (current == k) {{ found = slot; break; }}
                 if (current == EMPTY) break;
-                slot = (slot + 1) & mask;
+                slot = next_slot(slot, mask);
             }}
         }}
         out[i] = {emit};
@@ -339,7 +343,7 @@ def _launch(kernel: Any, n: int, args: tuple) -> None:
 def final_capacity(n_rows: int) -> int:
     """Slots of a table sure to hold the keys of ``n_rows`` rows: filled to at most ``_FINAL_LOAD`` even when every
     row's key is new (tables are sized before the number of distinct keys is known)."""
-    return 1 << max(10, int(np.ceil(np.log2(max(n_rows / _FINAL_LOAD, 2)))))
+    return max(1024, int(np.ceil(n_rows / _FINAL_LOAD)))
 
 
 def _capacity_for(n_keys: int) -> int:
@@ -362,6 +366,7 @@ class HashTable:
 
     @property
     def mask(self) -> int:
+        """The last slot's number (slots are 0..mask; one-word tables keep the reserved key in slot mask + 1)."""
         return self.table.shape[0] - 2
 
 
