@@ -495,6 +495,8 @@ def test_groupby_rolling_matches_pandas(df: pd.DataFrame, data: Any) -> None:
     options = dict(sort=data.draw(st.booleans()), dropna=data.draw(st.booleans()))
     as_index = data.draw(st.booleans())
     select = data.draw(st.sampled_from([None, "v", ["w"]]))
+    # pandas' grouped rolling fails ("need at least one array to concatenate") when dropna leaves no group
+    assume(not (options["dropna"] and len(df) and bool(df["k"].isna().all())))
     rdf = rt.from_pandas(df)
     grouped, rgrouped = df.groupby("k", as_index=as_index, **options), rdf.groupby("k", as_index=as_index, **options)
     if select is not None:

@@ -38,7 +38,7 @@ MAX_ROWS = 2**31 - 1  # slots and rows are int32 in the kernels' per-row outputs
 # distinct, starts at that size (``expect_distinct``).
 _FIRST_CAPACITY = 2**22
 _MAX_LOAD = 0.5
-_FINAL_LOAD = 0.7  # linear probing stays short up to here (about 2 probes for a key present, 6 for a new one)
+_FINAL_LOAD = 0.65  # linear probing stays short up to here (about 2 probes for a key present, 5 for a new one)
 # Threads that read the overflow flag just before it was raised may still claim slots past the load limit, even
 # every slot; a new key would then probe for ever. So a probe this long gives up the table too (a half-empty table
 # never needs it); the last, full-sized table allows a walk of the whole table.
