@@ -37,7 +37,7 @@ import numpy as np
 
 from riptide._device import to_host
 from riptide.core.kernels import hashing
-from riptide.core.kernels.hashing import _EMPTY_KEY, _PRELUDE, _PROBE_STEPS, HashTable, KeyWords
+from riptide.core.kernels.hashing import _PRELUDE, _PROBE_STEPS, HashTable, KeyWords
 
 __all__ = ["KINDS", "AggregatedTable", "aggregate_rows", "supports"]
 
@@ -139,59 +139,6 @@ def _flush(k: int, dtype: np.dtype, kind: str) -> str:
     return f"{{ const i64 x = S{k}[s]; if (x != {_literal(_identity(dtype, kind))}) {merge} }}"
 
 
-def _find_slot(word_types: tuple[str, ...], n_strings: int) -> str:
-    """CUDA statements setting ``slot`` to row ``i``'s slot, claiming an empty one for a new key; ``slot = -1``
-    when the table is full (then the thread stops)."""
-    n_words = len(word_types)
-    if (n_words, n_strings) == (1, 0):
-        return f"""
-        const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
-        const i64 key = (i64)w0[i];
-        i64 slot;
-        if (key == EMPTY) {{
-            if (table[2 * (mask + 1) + 1] < 0 &&
-                    atomicCAS((u64*)&table[2 * (mask + 1) + 1], (u64)-1LL, (u64)i) == (u64)-1LL) atomicAdd(claimed, 1ULL);
-            slot = mask + 1;
-        }} else {{
-            slot = home_slot(combine(0x2545F4914F6CDD1DULL, (u64)key), mask);
-            i64 steps = 0;
-            while (true) {{
-                i64 current = table[2 * slot];
-                if (current == key) break;
-                if (current == EMPTY) {{
-                    if (*overflow) {{ slot = -1; break; }}
-                    current = (i64)atomicCAS((u64*)&table[2 * slot], (u64)EMPTY, (u64)key);
-                    if (current == EMPTY) {{
-                        table[2 * slot + 1] = i;
-                        if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
-                        break;
-                    }}
-                    if (current == key) break;
-                }}
-                if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}  // (see _PROBE_STEPS)
-                slot = next_slot(slot, mask);
-            }}
-        }}"""
-    return f"""
-        {hashing._hash_expr("", "i", n_words, n_strings)}
-        i64 slot = home_slot(h, mask);
-        i64 steps = 0;
-        while (true) {{
-            i64 owner = table[slot];
-            if (owner < 0) {{
-                if (*overflow) {{ slot = -1; break; }}
-                owner = (i64)atomicCAS((u64*)&table[slot], (u64)-1LL, (u64)i);
-                if (owner < 0) {{
-                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
-                    break;
-                }}
-            }}
-            if ({hashing._equal_expr("", "owner", "", "i", n_words, n_strings)}) break;
-            if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}
-            slot = next_slot(slot, mask);
-        }}"""
-
-
 @functools.cache
 def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
             shared: bool) -> Any:  # fmt: skip
@@ -239,7 +186,7 @@ extern "C" __global__ void hash_aggregate({keys}, {valid_param}const i64 n, i64*
     {prologue}
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
-        {_find_slot(word_types, n_strings)}
+        {hashing.find_slot_source(word_types, n_strings)}
         if (slot < 0) break;
         {accumulate}
     }}
@@ -296,14 +243,7 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]]) -> Aggr
     device = cp.cuda.Device()
     for capacity in stages:
         shared = capacity <= _SHARED_SLOTS and 8 * (capacity + 1) * len(requests) <= _SHARED_BYTES
-        if one_word:
-            stored = cp.empty((capacity + 1, 2), dtype=np.int64)
-            stored[:, 0] = np.int64(np.uint64(_EMPTY_KEY).view(np.int64))
-            stored[:, 1] = -1
-            table = stored[:, 1]
-        else:
-            table = cp.full(capacity + 1, -1, dtype=np.int64)
-            stored = table[:0]
+        table, stored = hashing.empty_table(capacity, one_word)
         # Passed to the kernel as raw 64-bit words, whatever their dtype.
         accumulators = [cp.full(capacity + 1, _identity(np.dtype(d), kind), dtype=_word_dtype(np.dtype(d), kind))
                         for d, kind, _ in specs]  # fmt: skip

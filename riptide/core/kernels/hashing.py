@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from riptide._device import to_host
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
 
 __all__ = ["KeyWords", "key_words", "hash_group", "HashTable", "build_table", "probe_table", "final_capacity",
-           "MAX_ROWS"]
+           "empty_table", "find_slot_source", "MAX_ROWS"]
 
 MAX_ROWS = 2**31 - 1  # slots and rows are int32 in the kernels' per-row outputs
 # A grouping's first table fits the H200's L2 (2**22 slots). Keys with more distinct values than half of it make the
@@ -179,95 +180,91 @@ def _equal_expr(a: str, ra: str, b: str, rb: str, n_words: int, n_strings: int) 
     return " && ".join(terms) or "true"
 
 
-@functools.cache
-def _insert_kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool) -> Any:
-    """Insert every row; ``row_slot[i]`` = its key's slot (-1 if invalid), ``table[slot]`` = the row that claimed it."""
-    import cupy as cp
-
-    n_words = len(word_types)
-    valid_param = "const bool* __restrict__ valid, " if has_valid else ""
-    skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
-    source = _PRELUDE + f"""
-extern "C" __global__ void hash_insert({_params("", word_types, n_strings)}, {valid_param}
-        const i64 n, i64* table, const i64 mask, int* row_slot,
-        u64* claimed, const u64 limit, const i64 max_steps, volatile int* overflow) {{
-    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
-        {skip}
-        {_hash_expr("", "i", n_words, n_strings)}
-        i64 slot = home_slot(h, mask);
-        i64 steps = 0;
-        while (true) {{
-            i64 owner = table[slot];
-            if (owner < 0) {{
-                if (*overflow) return;
-                owner = (i64)atomicCAS((u64*)&table[slot], (u64)-1LL, (u64)i);
-                if (owner < 0) {{
-                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
-                    row_slot[i] = (int)slot;
-                    break;
-                }}
-            }}
-            if ({_equal_expr("", "owner", "", "i", n_words, n_strings)}) {{
-                row_slot[i] = (int)slot;
-                break;
-            }}
-            if (++steps > max_steps) {{ *overflow = 1; return; }}  // see _PROBE_STEPS
-            slot = next_slot(slot, mask);
-        }}
-    }}
-}}
-"""
-    return cp.RawKernel(source, "hash_insert")
-
-
 # The one-word table keeps the keys themselves, so that probing reads only the (L2-resident) table, not the key
 # column at the owner's row. One key value is reserved to mark empty slots; rows holding it use the extra slot
 # ``capacity``.
 _EMPTY_KEY = 0x5BD1E9955BD1E995
 
 
+def find_slot_source(word_types: tuple[str, ...], n_strings: int) -> str:
+    """CUDA statements setting ``slot`` to row ``i``'s slot, claiming an empty one for a new key (and counting it in
+    ``claimed``); ``slot = -1`` when the table is full (``*overflow`` raised): the caller's thread then stops.
+
+    Shared by every kernel that fills a table (:func:`build_table` here, the aggregating insert of
+    :mod:`riptide.core.kernels.hash_aggregate`). Expects ``table`` (pairs for one-word keys), ``mask``,
+    ``claimed``, ``limit``, ``max_steps``, ``overflow`` and the key arrays in scope.
+    """
+    n_words = len(word_types)
+    if (n_words, n_strings) == (1, 0):
+        return f"""
+        const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
+        const i64 key = (i64)w0[i];
+        i64 slot;
+        if (key == EMPTY) {{
+            if (table[2 * (mask + 1) + 1] < 0 &&
+                    atomicCAS((u64*)&table[2 * (mask + 1) + 1], (u64)-1LL, (u64)i) == (u64)-1LL) atomicAdd(claimed, 1ULL);
+            slot = mask + 1;
+        }} else {{
+            slot = home_slot(combine(0x2545F4914F6CDD1DULL, (u64)key), mask);
+            i64 steps = 0;
+            while (true) {{
+                i64 current = table[2 * slot];
+                if (current == key) break;
+                if (current == EMPTY) {{
+                    if (*overflow) {{ slot = -1; break; }}
+                    current = (i64)atomicCAS((u64*)&table[2 * slot], (u64)EMPTY, (u64)key);
+                    if (current == EMPTY) {{
+                        table[2 * slot + 1] = i;
+                        if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                        break;
+                    }}
+                    if (current == key) break;
+                }}
+                if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}  // see _PROBE_STEPS
+                slot = next_slot(slot, mask);
+            }}
+        }}"""
+    return f"""
+        {_hash_expr("", "i", n_words, n_strings)}
+        i64 slot = home_slot(h, mask);
+        i64 steps = 0;
+        while (true) {{
+            i64 owner = table[slot];
+            if (owner < 0) {{
+                if (*overflow) {{ slot = -1; break; }}
+                owner = (i64)atomicCAS((u64*)&table[slot], (u64)-1LL, (u64)i);
+                if (owner < 0) {{
+                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                    break;
+                }}
+            }}
+            if ({_equal_expr("", "owner", "", "i", n_words, n_strings)}) break;
+            if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}  // see _PROBE_STEPS
+            slot = next_slot(slot, mask);
+        }}"""
+
+
 @functools.cache
-def _insert_one_word_kernel(word_type: str, has_valid: bool) -> Any:
+def _insert_kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool) -> Any:
+    """Insert every row; ``row_slot[i]`` = its key's slot (-1 if invalid), ``table[slot]`` = the row that claimed it
+    (one-word tables: the pair of key and row)."""
     import cupy as cp
 
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) { row_slot[i] = -1; continue; }" if has_valid else ""
     source = _PRELUDE + f"""
-extern "C" __global__ void hash_insert_one_word(const {word_type}* __restrict__ w0, {valid_param}
-        const i64 n, i64* pairs, const i64 mask, int* row_slot,
-        u64* claimed, const u64 limit, const i64 max_steps, volatile int* overflow) {{
-    const i64 EMPTY = (i64){_EMPTY_KEY}ULL;
+extern "C" __global__ void hash_insert({_params("", word_types, n_strings)}, {valid_param}
+        const i64 n, i64* table, const i64 mask, int* row_slot,
+        u64* claimed, const u64 limit, const i64 max_steps, volatile u64* overflow) {{
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
-        const i64 k = (i64)w0[i];
-        if (k == EMPTY) {{
-            if (pairs[2 * (mask + 1) + 1] < 0) atomicCAS((u64*)&pairs[2 * (mask + 1) + 1], (u64)-1LL, (u64)i);
-            row_slot[i] = (int)(mask + 1);
-            continue;
-        }}
-        i64 slot = home_slot(combine(0x2545F4914F6CDD1DULL, (u64)k), mask);
-        i64 steps = 0;
-        while (true) {{
-            i64 current = pairs[2 * slot];
-            if (current == k) break;
-            if (current == EMPTY) {{
-                if (*overflow) return;
-                current = (i64)atomicCAS((u64*)&pairs[2 * slot], (u64)EMPTY, (u64)k);
-                if (current == EMPTY) {{
-                    pairs[2 * slot + 1] = i;
-                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
-                    break;
-                }}
-                if (current == k) break;
-            }}
-            if (++steps > max_steps) {{ *overflow = 1; return; }}  // see _PROBE_STEPS
-            slot = next_slot(slot, mask);
-        }}
+        {find_slot_source(word_types, n_strings)}
+        if (slot < 0) return;
         row_slot[i] = (int)slot;
     }}
 }}
 """
-    return cp.RawKernel(source, "hash_insert_one_word")
+    return cp.RawKernel(source, "hash_insert")
 
 
 @functools.cache
@@ -378,34 +375,39 @@ def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
         raise ValueError(f"hash tables take at most {MAX_ROWS} rows, got {keys.n}")
     n_words, n_strings, has_valid = keys.layout
     one_word = (n_words, n_strings) == (1, 0)
-    kernel = (_insert_one_word_kernel(keys.word_types[0], has_valid) if one_word else
-              _insert_kernel(keys.word_types, n_strings, has_valid))  # fmt: skip
+    kernel = _insert_kernel(keys.word_types, n_strings, has_valid)
     final = _capacity_for(keys.n) if expect_distinct else final_capacity(keys.n)
     capacity = final if expect_distinct else min(_FIRST_CAPACITY, final)
     while True:
-        if one_word:
-            # (key, owner row) pairs side by side, so a probe reads one memory sector; plus the reserved key's slot.
-            stored = cp.empty((capacity + 1, 2), dtype=np.int64)
-            stored[:, 0] = np.int64(np.uint64(_EMPTY_KEY).view(np.int64))
-            stored[:, 1] = -1
-            table = stored[:, 1]
-        else:
-            table = cp.full(capacity + 1, -1, dtype=np.int64)  # the row owning each slot (-1: empty)
-            stored = table[:0]
+        table, stored = empty_table(capacity, one_word)
         row_slot = cp.empty(keys.n, dtype=np.int32)
-        claimed = cp.zeros(1, dtype=np.uint64)
-        overflow = cp.zeros(1, dtype=np.int32)
+        status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
         # The final table holds every row's key (its limit is the row count); a first, smaller one may overflow.
         limit, max_steps = (keys.n, capacity) if capacity == final else (int(capacity * _MAX_LOAD), _PROBE_STEPS)
         # The one-word kernel reads and writes the pairs; the general one only the owner of each slot.
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
-                np.int64(capacity - 1), row_slot, claimed, np.uint64(limit), np.int64(max_steps), overflow)  # fmt: skip
+                np.int64(capacity - 1), row_slot, status[0:1], np.uint64(limit), np.int64(max_steps), status[1:2])  # fmt: skip
         _launch(kernel, keys.n, args)
-        if not int(overflow[0]):  # one scalar read: whether the table was large enough
-            n_distinct = int(claimed[0]) + (0 if not one_word else int(table[capacity] >= 0))  # one read: the key count
+        n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
+        if not overflowed:
             return HashTable(keys, table, row_slot, stored, n_distinct)
         del table, stored, row_slot
         capacity = final
+
+
+def empty_table(capacity: int, one_word: bool) -> tuple[Any, Any]:
+    """``(table, stored)`` of ``capacity`` slots plus one: the owner row of each slot (-1: empty), and for one-word
+    keys the (key, owner) pairs that ``table`` is a view of (else an empty array)."""
+    import cupy as cp
+
+    if one_word:
+        # (key, owner row) pairs side by side, so a probe reads one memory sector; plus the reserved key's slot.
+        stored = cp.empty((capacity + 1, 2), dtype=np.int64)
+        stored[:, 0] = np.int64(np.uint64(_EMPTY_KEY).view(np.int64))
+        stored[:, 1] = -1
+        return stored[:, 1], stored
+    table = cp.full(capacity + 1, -1, dtype=np.int64)
+    return table, table[:0]
 
 
 def hash_group(keys: KeyWords) -> tuple[Any, Any, Any, int]:
