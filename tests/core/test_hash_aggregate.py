@@ -16,6 +16,7 @@ def _host(a):
     return a.get() if hasattr(a, "get") else np.asarray(a)
 
 
+@pytest.mark.gpu
 @pytest.mark.parametrize("with_missing", [False, True])
 def test_rank_distinct_strings_orders_as_python(with_missing):
     values = ["b", "a", "", "ab", "a\x00", "é", "e", "中文", "中", "😀", "zz", "z"]

@@ -126,19 +126,14 @@ extern "C" __global__ void rank_distinct_strings(const long long* offsets, const
 
 def rank_distinct_strings(column: Any, rows: Any) -> Any:
     """The rank (int64) of each of ``rows`` among them, for rows of a StringColumn that hold distinct values (at
-    most one missing, which ranks last): the sorted order of a hash table's distinct keys.
+    most one missing, which ranks last): the sorted order of a hash table's distinct keys, by one pairwise kernel.
 
-    >>> from riptide.core.column import as_column
-    >>> rank_distinct_strings(as_column(np.array(["b", "a", None, "ab"], dtype=object)), np.array([0, 1, 2, 3])).tolist()
-    [2, 0, 3, 1]
+    None where that kernel does not apply (the NumPy path, or more than ``_PAIRWISE_MAX`` rows): sort instead.
     """
     xp = column.xp
     d = int(rows.shape[0])
     if xp is np or d > _PAIRWISE_MAX or d == 0:
-        # The word-by-word sort (missing last), also the CPU's path.
-        from riptide.core.ops.grouping import group_rows
-
-        return group_rows([column.take(rows)], sort=True, dropna=False).ids
+        return None
     kernel = _rank_strings_kernel()
     rank = xp.empty(d, dtype=np.int64)
     valid = column.mask if column.mask is not None else np.uint64(0)  # a null pointer: no missing values

@@ -138,10 +138,11 @@ def _number_distinct_keys(columns: list[Any], owners: Any, first_of_slot: Any, x
     """
     n_groups = owners.shape[0]
     first_rows = None
-    if first_of_slot is None and len(columns) == 1 and isinstance(columns[0], StringColumn):
-        rank = rank_distinct_strings(columns[0], owners)
-    elif first_of_slot is None:
-        rank = _group_rows_sorted([c.take(owners) for c in columns], sort=True, dropna=False).ids
+    if first_of_slot is None:
+        one_string = len(columns) == 1 and isinstance(columns[0], StringColumn)
+        rank = rank_distinct_strings(columns[0], owners) if one_string else None  # a few strings: one kernel
+        if rank is None:
+            rank = _group_rows_sorted([c.take(owners) for c in columns], sort=True, dropna=False).ids
     else:
         rank = xp.empty(n_groups, dtype=np.int64)
         rank[stable_argsort(first_of_slot, xp)] = xp.arange(n_groups, dtype=np.int64)

@@ -1,6 +1,6 @@
 """Match a join's probe rows against its build rows in a GPU hash table.
 
-The contract is :func:`riptide.core.ops.join.match_keys`' (a :class:`~riptide.core.ops.join.KeyMatch`):
+The contract is :func:`riptide.core.ops.join.match_keys`' (a :class:`~riptide.core.ops.key_match.KeyMatch`):
 for each probe row, how many build rows have an equal key and where they start in a build-row order
 that keeps equal keys together. Here the build keys go into a hash table (one pass), every probe row
 looks its key up (one pass), and only the build side is sorted — by slot, to make equal keys
@@ -20,6 +20,7 @@ from riptide.core.column import Column
 from riptide.core.kernels import hashing
 from riptide.core.kernels.scatter import scatter_add
 from riptide.core.kernels.sort import stable_argsort
+from riptide.core.ops.key_match import KeyMatch
 
 __all__ = ["match_keys_hashed"]
 
@@ -27,8 +28,6 @@ __all__ = ["match_keys_hashed"]
 def match_keys_hashed(probe: list[Column], build: list[Column]) -> Any:
     """A KeyMatch of ``probe`` against ``build`` (both on the GPU, comparable key dtypes), or None when the two
     sides' keys do not have the same hash layout (then the caller matches by sorting)."""
-    from riptide.core.ops.join import KeyMatch
-
     xp = probe[0].xp
     build_words = hashing.key_words(build, dropna=False)
     probe_words = hashing.key_words(probe, dropna=False)
