@@ -588,6 +588,8 @@ class GroupTransformMethods:
         from riptide.frame.series import Series
 
         if not self._is_frame:
+            if not self._as_index:  # df.groupby(k, as_index=False)["a"].apply(f): the keys and an "a" column
+                return self._with_key_columns({self._obj.name: column})
             return Series._from_column(column, self._result_index(), self._obj.name)
         if self._as_index:
             return Series._from_column(column, self._result_index(), None)

@@ -21,6 +21,15 @@ reduction give the same dtype (pandas narrows groupby sums of small ints; ``Seri
 only when no group is empty (``observed=False`` categories). The function is called once instead of once
 per group: a function with side effects (printing, appending to a list) sees one call.
 
+The per-group calls compute with the *scalars* pandas' reductions return, and those are not all NumPy scalars:
+``nunique`` gives a Python int, and ``mean`` (of an all-missing group), ``sum``/``prod`` short of ``min_count``,
+``corr`` and ``cov`` give a Python float ``nan``. Python arithmetic differs from a column's: it raises
+ZeroDivisionError, a negative base to a fractional power is complex, ``-True`` is ``-1``. So a
+:class:`PerGroup` remembers where its values are Python numbers (:data:`_NUMPY`, :data:`_PYTHON_WHERE_NAN`,
+:data:`_PYTHON`), and an operation whose Python arithmetic could differ from the column's is not traced.
+Arithmetic between two booleans, and ``-`` / ``abs`` of booleans, are never traced (NumPy refuses some,
+Python gives ints, a column gives booleans).
+
 >>> import riptide as rt
 >>> df = rt.DataFrame({"k": [1, 1, 2, 2], "x": [1.0, 2.0, 3.0, 5.0], "y": [2.0, 4.0, 1.0, 0.0]})
 >>> df.groupby("k").apply(lambda g: g["x"].max() - g["y"].min()).tolist()
@@ -29,7 +38,6 @@ per group: a function with side effects (printing, appending to a list) sees one
 
 from __future__ import annotations
 
-import numbers
 import operator
 from typing import Any
 
@@ -47,6 +55,16 @@ _REDUCTIONS = {
 }  # fmt: skip
 _TRACED_DTYPES = (np.dtype(np.int64), np.dtype(np.float64))
 _INT_SENSITIVE = (operator.floordiv, operator.mod, operator.pow)
+_DIVISIONS = (operator.truediv, operator.floordiv, operator.mod)
+_COMPARISONS = (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
+
+# What kind of scalar pandas' per-group call holds for each group (ordered: an operation's result is Python only
+# where both operands are): NumPy scalars everywhere; Python floats where the value is NaN (NumPy elsewhere);
+# Python numbers everywhere.
+_NUMPY, _PYTHON_WHERE_NAN, _PYTHON = 0, 1, 2
+# Reductions whose per-group value is a Python number (nunique), or a Python NaN where the result is missing.
+_PYTHON_RESULTS = {"nunique": _PYTHON, "mean": _PYTHON_WHERE_NAN, "corr": _PYTHON_WHERE_NAN, "cov": _PYTHON_WHERE_NAN}
+_LITERALS = (int, float, np.integer, np.floating, np.bool_)  # numbers a column computes with as pandas' scalars do
 
 
 def _is_int_or_float(dtype: Any) -> bool:
@@ -93,7 +111,9 @@ class _FrameTracer:
         raise Untraceable(f"frame[{label!r}]")
 
     def __getattr__(self, name: str) -> Any:
-        if not name.startswith("_") and name in self._labels:
+        # ``group.sum`` is the DataFrame method even when a column is named "sum": only a name no DataFrame
+        # attribute takes is the column.
+        if not name.startswith("_") and name in self._labels and not _is_frame_attribute(name):
             return self[name]
         raise Untraceable(name)
 
@@ -102,6 +122,14 @@ class _FrameTracer:
 
     def __iter__(self):
         raise Untraceable("iter")
+
+
+def _is_frame_attribute(name: str) -> bool:
+    import pandas as pd
+
+    from riptide.frame.dataframe import DataFrame
+
+    return hasattr(pd.DataFrame, name) or hasattr(DataFrame, name)
 
 
 class _SeriesTracer:
@@ -118,7 +146,10 @@ class _SeriesTracer:
         def reduce(*args: Any, **kwargs: Any) -> PerGroup:
             if args or not set(kwargs) <= allowed:
                 raise Untraceable(f"{name} arguments")
-            return PerGroup(getattr(self._grouped, name)(**kwargs))
+            python = _PYTHON_RESULTS.get(name, _NUMPY)
+            if name in ("sum", "prod") and kwargs.get("min_count", 0) > 0:
+                python = _PYTHON_WHERE_NAN  # a group short of min_count gives a Python nan
+            return PerGroup(getattr(self._grouped, name)(**kwargs), python)
 
         return reduce
 
@@ -128,7 +159,7 @@ class _SeriesTracer:
         # corr / cov are float64 for every int and float dtype, masked or not, per group as for a Series.
         if not all(_is_int_or_float(g._obj.dtype) for g in (self._grouped, other._grouped)):
             raise Untraceable(name)
-        return PerGroup(getattr(self._grouped, name)(other._grouped._obj, **kwargs))
+        return PerGroup(getattr(self._grouped, name)(other._grouped._obj, **kwargs), _PYTHON_WHERE_NAN)
 
     def corr(self, other: Any, method: str = "pearson", min_periods: Any = None) -> PerGroup:
         if method != "pearson":
@@ -147,23 +178,42 @@ class _SeriesTracer:
 
 class PerGroup:
     """A scalar per group (a riptide Series over the group index): arithmetic with numbers and other PerGroup
-    values is elementwise; anything that needs one Python value raises :class:`Untraceable`."""
+    values is elementwise; anything that needs one Python value raises :class:`Untraceable`.
 
-    def __init__(self, series: Any):
+    ``python`` says where pandas' per-group scalars are Python numbers rather than NumPy scalars
+    (``_NUMPY``, ``_PYTHON_WHERE_NAN`` or ``_PYTHON``).
+    """
+
+    def __init__(self, series: Any, python: int = _NUMPY):
         self.series = series
+        self.python = python
 
     def _combine(self, other: Any, op: Any, reflected: bool = False) -> PerGroup:
         if isinstance(other, PerGroup):
-            other_is_int = other.series.dtype.kind in "iub"
-            other = other.series
-        elif isinstance(other, numbers.Number) and not isinstance(other, complex):
-            other_is_int = isinstance(other, numbers.Integral)
+            other_kind, other_python, other_value = other.series.dtype.kind, other.python, other.series
+        elif isinstance(other, _LITERALS):
+            other_kind = np.asarray(other).dtype.kind
+            other_python = _NUMPY if isinstance(other, np.generic) else _PYTHON
+            other_value = other
         else:
             raise Untraceable(f"{op.__name__} with {type(other).__name__}")
-        if op in _INT_SENSITIVE and other_is_int and self.series.dtype.kind in "iub":
+        kind = self.series.dtype.kind
+        comparison = op in _COMPARISONS
+        if op in _INT_SENSITIVE and other_kind in "iub" and kind in "iub":
             # NumPy int scalars floor-divide by zero to 0 and refuse negative powers; a column does neither.
             raise Untraceable(f"{op.__name__} of integers")
-        return PerGroup(op(other, self.series) if reflected else op(self.series, other))
+        if not comparison and kind == "b" and other_kind == "b":
+            # np.bool_ - np.bool_ raises, True + True is 2 in Python and True in a bool column.
+            raise Untraceable(f"{op.__name__} of booleans")
+        python = min(self.python, other_python)  # Python arithmetic only where both scalars are Python numbers
+        if python != _NUMPY and not comparison:
+            divisor, divisor_python = (self, self.python) if reflected else (other, other_python)
+            if op in _DIVISIONS and _may_be_python_zero(divisor, divisor_python):
+                raise Untraceable(f"{op.__name__} of Python numbers by zero")  # ZeroDivisionError per group
+            if op is operator.pow and python == _PYTHON:
+                raise Untraceable("pow of Python numbers")  # complex results, ZeroDivisionError
+        result = op(other_value, self.series) if reflected else op(self.series, other_value)
+        return PerGroup(result, python)
 
     def __bool__(self) -> bool:
         raise Untraceable("bool")
@@ -181,18 +231,29 @@ class PerGroup:
         raise Untraceable("array")
 
     def __neg__(self) -> PerGroup:
-        return PerGroup(-self.series)
+        if self.series.dtype.kind == "b":
+            raise Untraceable("neg of booleans")  # NumPy raises, Python gives -1, a bool column inverts
+        return PerGroup(-self.series, self.python)
 
     def __pos__(self) -> PerGroup:
         return self
 
     def __abs__(self) -> PerGroup:
-        return PerGroup(abs(self.series))
+        if self.series.dtype.kind == "b":
+            raise Untraceable("abs of booleans")  # a Python bool's abs is an int
+        return PerGroup(abs(self.series), self.python)
 
     def __getattr__(self, name: str) -> Any:
         raise Untraceable(name)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _may_be_python_zero(divisor: Any, python: int) -> bool:
+    """Whether a per-group divisor may be a Python zero (a Python division by it raises ZeroDivisionError)."""
+    if isinstance(divisor, PerGroup):
+        return python == _PYTHON  # a _PYTHON_WHERE_NAN value is a Python number only where it is NaN
+    return python == _PYTHON and divisor == 0
 
 
 def _binary(op: Any) -> tuple[Any, Any]:

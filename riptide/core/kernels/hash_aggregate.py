@@ -100,17 +100,22 @@ def _ordered(bits: Any) -> Any:
 # --- kernel source --------------------------------------------------------------------------------------------
 
 
-def _accumulate(k: int, dtype: np.dtype, kind: str) -> str:
-    """CUDA statement adding row ``i``'s value of input ``k`` into accumulator ``A{k}[slot]``."""
+def _accumulate(k: int, dtype: np.dtype, kind: str, masked: bool = False) -> str:
+    """CUDA statement adding row ``i``'s value of input ``k`` into accumulator ``A{k}[slot]``.
+
+    NaN is a missing value of a plain float column (skipped); in a masked column only the mask says what is
+    missing, and a NaN under a valid mask is a value (it makes the sum NaN), as the column's ``isna`` says.
+    """
     value = f"v{k}[i]"
     is_float = dtype.kind == "f"
+    nan_is_missing = is_float and not masked
     if kind in ("sum", "fsum") and (is_float or kind == "fsum"):
-        guard = "if (!isnan(x)) " if is_float else ""
+        guard = "if (!isnan(x)) " if nan_is_missing else ""
         return f"{{ const double x = (double){value}; {guard}atomicAdd((double*)&A{k}[slot], x); }}"
     if kind == "sum":
         return f"atomicAdd((u64*)&A{k}[slot], (u64)(i64){value});"
     if kind == "count":
-        if is_float:
+        if nan_is_missing:
             return f"if (!isnan((double){value})) atomicAdd((u64*)&A{k}[slot], 1ULL);"
         return f"atomicAdd((u64*)&A{k}[slot], 1ULL);"
     if kind == "size":
@@ -158,8 +163,8 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) continue;" if has_valid else ""
     keys = hashing._params("", word_types, n_strings)
-    body = "\n            ".join(f"if (m{k}[i]) {_accumulate(k, d, kind)}" if specs[k][2] else _accumulate(k, d, kind)
-                                  for k, (d, kind) in enumerate(dtypes_kinds))  # fmt: skip
+    body = "\n            ".join(f"if (m{k}[i]) {_accumulate(k, d, kind, masked=True)}" if specs[k][2] else
+                                  _accumulate(k, d, kind) for k, (d, kind) in enumerate(dtypes_kinds))  # fmt: skip
     if shared:
         # Each block accumulates into its own copy in shared memory (the same slot numbers), then merges it.
         setup = ["extern __shared__ long long shared_words[];", "const i64 n_slots = mask + 2;"]

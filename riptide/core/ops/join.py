@@ -126,7 +126,7 @@ def _comparable_pair(left: Column, right: Column, name: Any, strict: bool, missi
     if left_cat and right_cat and left.size and right.size:
         # Other categories: pandas compares the values. Compare codes into the union of both sides' categories
         # instead of decoding every row: only the categories (few) are compared as values.
-        return _union_codes(left, right, name)
+        return _union_codes(left, right, name, missing_last)
     if left_cat or right_cat:
         # pandas compares a categorical with anything else through its categories' values.
         a = decode_categorical(left) if left_cat else left
@@ -149,18 +149,20 @@ def _comparable_pair(left: Column, right: Column, name: Any, strict: bool, missi
     raise TypeError(_object_message(ld, rd, name))
 
 
-def _union_codes(left: CategoricalColumn, right: CategoricalColumn, name: Any) -> tuple[Column, Column]:
+def _union_codes(left: CategoricalColumn, right: CategoricalColumn, name: Any, missing_last: bool = False
+                 ) -> tuple[Column, Column]:  # fmt: skip
     """Both sides' codes re-expressed in the sorted union of their categories (missing: one code past the last, so
-    that missing keys match each other and sort last, as the decoded values would)."""
+    that missing keys match each other and sort last, as pandas' object factorization of the values puts them)."""
     xp = left.xp
+    if left.categories.size == 0 or right.categories.size == 0:
+        # Every row of one side is missing: pandas checks no dtypes then, and compares the decoded values.
+        return _comparable_pair(decode_categorical(left), decode_categorical(right), name, False, missing_last)
     lcat, rcat = _comparable_pair(left.categories, right.categories, name, False)  # the values' rules and errors
     codes, n_distinct = factorize(concat_columns([lcat, rcat]))
     n_left = lcat.size
 
     def recoded(column: CategoricalColumn, mapping: Any) -> NumericColumn:
         own = column.codes.astype(np.int64)
-        if mapping.shape[0] == 0:
-            return NumericColumn(xp.full(column.size, n_distinct, dtype=np.int64))
         return NumericColumn(xp.where(own < 0, n_distinct, mapping[xp.maximum(own, 0)]))
 
     return recoded(left, codes[:n_left]), recoded(right, codes[n_left:])
