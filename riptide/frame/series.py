@@ -29,6 +29,8 @@ from riptide.frame.window import SeriesWindowMethods
 from riptide.frame.stacking import SeriesStackingMethods
 from riptide.frame.correlation import SeriesCorrelationMethods
 from riptide.frame.multi_index import SeriesMultiIndexMethods
+from riptide.frame.datetime_accessor import SeriesDatetimeAccessorMethods
+from riptide.frame.categorical_accessor import SeriesCategoricalAccessorMethods
 
 __all__ = ["Series"]
 
@@ -38,7 +40,7 @@ _NO_DEFAULT = object()
 class Series(
     OperatorMethods, SeriesSortingMethods, SeriesGroupByMethods, SeriesMergeMethods, SeriesReshapeMethods,
     SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
-    SeriesMultiIndexMethods,
+    SeriesMultiIndexMethods, SeriesDatetimeAccessorMethods, SeriesCategoricalAccessorMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 
