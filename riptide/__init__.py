@@ -44,6 +44,7 @@ _LAZY_EXPORTS = {
     "pivot": "riptide.frame.pivot",
     "pivot_table": "riptide.frame.pivot",
     "crosstab": "riptide.frame.pivot",
+    "to_datetime": "riptide.frame.to_datetime",
 }
 __all__ += list(_LAZY_EXPORTS)
 
