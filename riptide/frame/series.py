@@ -31,6 +31,7 @@ from riptide.frame.correlation import SeriesCorrelationMethods
 from riptide.frame.multi_index import SeriesMultiIndexMethods
 from riptide.frame.datetime_accessor import SeriesDatetimeAccessorMethods
 from riptide.frame.categorical_accessor import SeriesCategoricalAccessorMethods
+from riptide.frame.string_accessor import SeriesStringAccessorMethods
 
 __all__ = ["Series"]
 
@@ -41,6 +42,7 @@ class Series(
     OperatorMethods, SeriesSortingMethods, SeriesGroupByMethods, SeriesMergeMethods, SeriesReshapeMethods,
     SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
     SeriesMultiIndexMethods, SeriesDatetimeAccessorMethods, SeriesCategoricalAccessorMethods,
+    SeriesStringAccessorMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 

@@ -1,0 +1,630 @@
+"""Element-wise string methods (the first part of ``Series.str``) on the Arrow string layout, for NumPy or CuPy.
+
+Every function takes a :class:`~riptide.core.column.StringColumn` and works on its UTF-8 bytes and int64 offsets
+as whole arrays: no loop over rows, no copy of the data to the host. Three ideas carry all of them:
+
+* **Code points from bytes.** A byte starts a code point unless it is a continuation byte ``0b10xxxxxx``, so the
+  code-point starts of the whole column are ``flatnonzero`` of that test, and a row's code-point range is a
+  ``searchsorted`` of its byte offsets among them (:class:`_CodePoints`). Lengths, ``find`` positions and
+  slice bounds count code points, as Python's ``str`` (and pandas) do.
+* **Segmented sums by cumsum.** "How many flagged bytes / code points in each row" is a difference of one
+  inclusive prefix sum at the row bounds (:func:`_segment_sum`); "is this code point before the first
+  non-whitespace of its row" is the same prefix sum compared with its value at the row start.
+* **Build by output position.** A new string column is made by computing its offsets first (a cumsum of the new
+  lengths) and then, for every output byte, which input byte or fill byte it is (:func:`_assemble`,
+  :func:`_take_code_points`): one gather.
+
+Literal search (``contains``, ``count``, ``find``) compares a window of ``len(pattern)`` bytes at every byte
+position, one vectorised comparison per pattern byte: O(total bytes * pattern length), fine for the short
+patterns people use. A match can only begin on a code-point start, because a valid UTF-8 pattern begins with one.
+
+Results follow pandas 3 with its default ``str`` dtype (backed by pyarrow's kernels): integer results are int64,
+or float64 with NaN once a row is missing; boolean results are False at missing rows (or ``na``); string results
+keep the missing rows missing.
+
+The ``is*`` predicates are computed on the device for ASCII data. Unicode character classes (which letters are
+"alpha", which digits "digit") need the Unicode database, so when a column holds any non-ASCII byte the whole
+column is classified on the host by pyarrow's ``utf8_is_*`` kernels, which are what pandas itself uses (one
+device-to-host copy, documented and deliberate).
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+
+from riptide import _device
+from riptide.core.column import NumericColumn, StringColumn
+from riptide.core.kernels.segments import gather_segments, row_of_each_element
+
+__all__ = [
+    "length", "startswith", "endswith", "contains", "count", "find", "rfind", "slice_strings", "get",
+    "strip", "lstrip", "rstrip", "classify", "repeat", "pad", "zfill",
+]  # fmt: skip
+
+# The code points Python's str.strip() and pyarrow's utf8_trim_whitespace both treat as whitespace.
+WHITESPACE = (
+    [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680]
+    + list(range(0x2000, 0x200B))
+    + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000]
+)
+_REGEX_SPECIAL = set(".^$*+?{}[]\\|()")
+
+
+# --- small building blocks ----------------------------------------------------------------------------------------
+def _bytes_of(text: str, xp: types.ModuleType) -> Any:
+    return xp.asarray(np.frombuffer(text.encode("utf-8"), dtype=np.uint8))
+
+
+def _segment_sum(values: Any, offsets: Any, xp: types.ModuleType) -> Any:
+    """Sum of ``values`` over each segment ``offsets[i]:offsets[i+1]`` (int64).
+
+    >>> _segment_sum(np.array([1, 1, 0, 1]), np.array([0, 2, 2, 4]), np).tolist()
+    [2, 0, 1]
+    """
+    prefix = xp.zeros(values.shape[0] + 1, dtype=np.int64)
+    if values.shape[0]:
+        xp.cumsum(values, out=prefix[1:])
+    return prefix[offsets[1:]] - prefix[offsets[:-1]]
+
+
+def _offsets_of(lengths: Any, xp: types.ModuleType) -> Any:
+    offsets = xp.zeros(lengths.shape[0] + 1, dtype=np.int64)
+    if lengths.shape[0]:
+        xp.cumsum(lengths, out=offsets[1:])
+    return offsets
+
+
+class _CodePoints:
+    """Where the code points of a column are: their byte starts and each row's code-point range."""
+
+    __slots__ = ("starts", "bounds", "offsets", "lengths")
+
+    def __init__(self, column: StringColumn):
+        xp = column.xp
+        chars = column.chars
+        # Every byte that is not a continuation byte (0b10xxxxxx) starts a code point.
+        self.starts = xp.flatnonzero((chars & 0xC0) != 0x80).astype(np.int64)
+        # bounds[j]:bounds[j+1] are the bytes of code point j (a final sentinel closes the last one).
+        self.bounds = xp.concatenate([self.starts, column.offsets[-1:]])
+        # Row offsets always fall on code-point starts, so their rank among the starts is the code-point offset.
+        self.offsets = xp.searchsorted(self.starts, column.offsets, side="left").astype(np.int64)
+        self.lengths = self.offsets[1:] - self.offsets[:-1]
+
+    def values(self, column: StringColumn) -> Any:
+        """The Unicode scalar value of every code point (decoded from its 1 to 4 UTF-8 bytes)."""
+        xp = column.xp
+        chars = column.chars
+        if self.starts.shape[0] == 0:
+            return xp.zeros(0, dtype=np.int64)
+        lead = chars[self.starts].astype(np.int64)
+        width = self.bounds[1:] - self.bounds[:-1]
+        value = xp.where(width == 1, lead, xp.where(width == 2, lead & 0x1F, xp.where(width == 3, lead & 0x0F,
+                                                                                      lead & 0x07)))  # fmt: skip
+        last = chars.shape[0] - 1
+        for k in (1, 2, 3):
+            more = chars[xp.minimum(self.starts + k, last)].astype(np.int64) & 0x3F
+            value = xp.where(k < width, (value << 6) | more, value)
+        return value
+
+
+def _int_result(values: Any, column: StringColumn) -> NumericColumn:
+    """int64, or float64 with NaN at missing rows once there is one (pandas' rule for its string methods)."""
+    xp = column.xp
+    values = values.astype(np.int64, copy=False)
+    if column.mask is None:
+        return NumericColumn(values)
+    # one scalar read: the result dtype (int64 vs float64) depends on whether any row is missing
+    if bool(column.mask.all()):
+        return NumericColumn(values)
+    return NumericColumn(xp.where(column.mask, values.astype(np.float64), np.nan))
+
+
+def _bool_result(values: Any, column: StringColumn, na: Any = None) -> NumericColumn:
+    """bool; missing rows give ``na`` (pandas' default for the ``str`` dtype: False)."""
+    xp = column.xp
+    if column.mask is not None:
+        fill = bool(na) if isinstance(na, (bool, np.bool_)) else False
+        values = xp.where(column.mask, values, fill)
+    return NumericColumn(values.astype(bool, copy=False))
+
+
+def _check_pattern(pat: Any, what: str = "a string object") -> str:
+    if not isinstance(pat, str):
+        raise TypeError(f"expected {what}, not {type(pat).__name__}")
+    return pat
+
+
+def _window_matches(column: StringColumn, pattern: bytes, xp: types.ModuleType) -> Any:
+    """Per byte position: does ``pattern`` (non-empty, host bytes) occur there, wholly inside that byte's row?"""
+    chars = column.chars
+    total = chars.shape[0]
+    m = len(pattern)
+    if total == 0:
+        return xp.zeros(0, dtype=bool)
+    rows = row_of_each_element(column.offsets, xp)
+    position = xp.arange(total, dtype=np.int64)
+    hit = position + m <= column.offsets[1:][rows]
+    last = total - 1
+    for k in range(m):  # loop over the pattern's bytes, not over rows
+        hit &= chars[xp.minimum(position + k, last)] == pattern[k]
+    return hit
+
+
+def _affix_matches(column: StringColumn, text: str, at_end: bool, xp: types.ModuleType) -> Any:
+    pattern = text.encode("utf-8")  # stays on the host: each byte is a scalar operand below
+    m = len(pattern)
+    lengths = column.lengths()
+    result = lengths >= m
+    if m == 0 or column.chars.shape[0] == 0:
+        return result
+    base = column.offsets[1:] - m if at_end else column.offsets[:-1]
+    last = column.chars.shape[0] - 1
+    for k in range(m):
+        result &= column.chars[xp.clip(base + k, 0, last)] == pattern[k]
+    return result
+
+
+# --- length and search ----------------------------------------------------------------------------------------------
+def length(column: StringColumn) -> NumericColumn:
+    """Number of code points per row.
+
+    >>> import pyarrow as pa
+    >>> length(StringColumn.from_arrow(pa.array(["aé", "", "中文😀"]), np)).data.tolist()
+    [2, 0, 3]
+    """
+    return _int_result(_CodePoints(column).lengths, column)
+
+
+def _affix(column: StringColumn, pat: Any, na: Any, at_end: bool) -> NumericColumn:
+    xp = column.xp
+    if isinstance(pat, str):
+        patterns: tuple = (pat,)
+    elif isinstance(pat, tuple):
+        for p in pat:
+            if not isinstance(p, str):
+                raise TypeError(f"expected bytes, {type(p).__name__} found")
+        patterns = pat
+    else:
+        raise TypeError(f"expected a string or tuple, not {type(pat).__name__}")
+    result = xp.zeros(column.size, dtype=bool)
+    for p in patterns:
+        result |= _affix_matches(column, p, at_end, xp)
+    return _bool_result(result, column, na)
+
+
+def startswith(column: StringColumn, pat: Any, na: Any = None) -> NumericColumn:
+    """Does each row start with ``pat`` (a str or a tuple of str)?
+
+    >>> import pyarrow as pa
+    >>> startswith(StringColumn.from_arrow(pa.array(["ab", "b", None]), np), ("a", "c")).data.tolist()
+    [True, False, False]
+    """
+    return _affix(column, pat, na, at_end=False)
+
+
+def endswith(column: StringColumn, pat: Any, na: Any = None) -> NumericColumn:
+    """Does each row end with ``pat`` (a str or a tuple of str)?"""
+    return _affix(column, pat, na, at_end=True)
+
+
+def is_literal_regex(pat: str) -> bool:
+    """Whether a regular expression has no special character, so that it matches only itself."""
+    return not any(c in _REGEX_SPECIAL for c in pat)
+
+
+def contains(column: StringColumn, pat: str, na: Any = None) -> NumericColumn:
+    """Does ``pat`` occur (literally) in each row?
+
+    >>> import pyarrow as pa
+    >>> contains(StringColumn.from_arrow(pa.array(["xaby", "ba", ""]), np), "ab").data.tolist()
+    [True, False, False]
+    """
+    xp = column.xp
+    pattern = pat.encode("utf-8")
+    if not pattern:
+        return _bool_result(xp.ones(column.size, dtype=bool), column, na)
+    hits = _segment_sum(_window_matches(column, pattern, xp), column.offsets, xp)
+    return _bool_result(hits > 0, column, na)
+
+
+def _self_overlaps(pat: str) -> bool:
+    """Whether two occurrences of ``pat`` can overlap (a proper prefix of it is also a suffix)."""
+    data = pat.encode("utf-8")
+    return any(data[:k] == data[-k:] for k in range(1, len(data)))
+
+
+def count(column: StringColumn, pat: str) -> NumericColumn:
+    """Non-overlapping occurrences of ``pat`` per row, counted left to right as Python's ``str.count``.
+
+    >>> import pyarrow as pa
+    >>> count(StringColumn.from_arrow(pa.array(["aaaa", "aba", ""]), np), "aa").data.tolist()
+    [2, 0, 0]
+    """
+    xp = column.xp
+    pattern = pat.encode("utf-8")
+    m = len(pattern)
+    if m == 0:
+        # pandas counts the empty pattern with pyarrow's regex kernel, which finds it at every *byte* boundary
+        # (Python's str.count would count code points + 1); riptide follows pandas.
+        return _int_result(column.lengths() + 1, column)
+    hits = _window_matches(column, pattern, xp)
+    if not _self_overlaps(pat):  # occurrences cannot overlap: every one counts
+        return _int_result(_segment_sum(hits, column.offsets, xp), column)
+    # Occurrences may overlap ("aa" in "aaa"): only the greedy chain from each row's first occurrence counts.
+    # next[j] is the first occurrence starting at or after occurrence j ends; the chain length from each row's
+    # first occurrence is found by pointer jumping (log2 rounds of whole-array gathers).
+    where = xp.flatnonzero(hits).astype(np.int64)
+    k = where.shape[0]  # one scalar read (a shape): the number of occurrences sizes the work below
+    if k == 0:
+        return _int_result(xp.zeros(column.size, dtype=np.int64), column)
+    rows = row_of_each_element(column.offsets, xp)[where]
+    nxt = xp.searchsorted(where, where + m, side="left").astype(np.int64)
+    same_row = nxt < k
+    same_row[same_row] = rows[nxt[same_row]] == rows[same_row]
+    nxt = xp.where(same_row, nxt, k)  # k is a sentinel that points to itself and counts 0
+    pointer = xp.concatenate([nxt, xp.asarray([k], dtype=np.int64)])
+    chain = xp.concatenate([xp.ones(k, dtype=np.int64), xp.zeros(1, dtype=np.int64)])
+    for _ in range(max(1, int(k).bit_length())):  # loop over doubling rounds, not rows
+        chain = chain + chain[pointer]
+        pointer = pointer[pointer]
+    first = xp.ones(k, dtype=bool)
+    first[1:] = rows[1:] != rows[:-1]
+    counts = xp.zeros(column.size, dtype=np.int64)
+    counts[rows[first]] = chain[:k][first]
+    return _int_result(counts, column)
+
+
+def _bounds(start: Any, stop: Any, lengths: Any, xp: types.ModuleType) -> tuple[Any, Any]:
+    """Python's ``str.find`` window ``[start, stop)`` per row (negative counts from the end, then clipped)."""
+
+    def normalise(value: Any, default: Any) -> Any:
+        if value is None:
+            return default
+        v = xp.full(lengths.shape[0], int(value), dtype=np.int64)
+        return xp.maximum(xp.where(v < 0, v + lengths, v), 0)
+
+    lo = normalise(start, xp.zeros(lengths.shape[0], dtype=np.int64))
+    hi = xp.minimum(normalise(stop, lengths), lengths)
+    return lo, hi
+
+
+def _find(column: StringColumn, sub: Any, start: Any, end: Any, last: bool) -> NumericColumn:
+    xp = column.xp
+    sub = _check_pattern(sub)
+    for name, value in (("start", start), ("end", end)):
+        if value is not None and not isinstance(value, (int, np.integer)):
+            raise TypeError(f"slice indices must be integers or None, not {type(value).__name__} ({name})")
+    cps = _CodePoints(column)
+    lo, hi = _bounds(start, end, cps.lengths, xp)
+    m_cp = len(sub)
+    if m_cp == 0:  # the empty string is found at the window's edge, if the window is not inverted
+        found = xp.where((lo <= hi) & (lo <= cps.lengths), hi if last else lo, -1)
+        return _int_result(found, column)
+    where = xp.flatnonzero(_window_matches(column, sub.encode("utf-8"), xp)).astype(np.int64)
+    result = xp.full(column.size, -1, dtype=np.int64)
+    if where.shape[0] == 0:
+        return _int_result(result, column)
+    rows = row_of_each_element(column.offsets, xp)[where]
+    # The code-point index (within its row) of each occurrence; keep those wholly inside [lo, hi).
+    position = xp.searchsorted(cps.starts, where, side="left") - cps.offsets[:-1][rows]
+    keep = (position >= lo[rows]) & (position + m_cp <= hi[rows])
+    rows, position = rows[keep], position[keep]
+    if rows.shape[0] == 0:
+        return _int_result(result, column)
+    # Occurrences are in ascending order: a row's first (last) one is where its row number starts (ends) a run.
+    edge = xp.ones(rows.shape[0], dtype=bool)
+    if last:
+        edge[:-1] = rows[1:] != rows[:-1]
+    else:
+        edge[1:] = rows[1:] != rows[:-1]
+    result[rows[edge]] = position[edge]
+    return _int_result(result, column)
+
+
+def find(column: StringColumn, sub: str, start: int = 0, end: int | None = None) -> NumericColumn:
+    """Lowest code-point index of ``sub`` in each row's ``[start:end]``, or -1.
+
+    >>> import pyarrow as pa
+    >>> find(StringColumn.from_arrow(pa.array(["éab", "b"]), np), "b").data.tolist()
+    [2, 0]
+    """
+    return _find(column, sub, start, end, last=False)
+
+
+def rfind(column: StringColumn, sub: str, start: int = 0, end: int | None = None) -> NumericColumn:
+    """Highest code-point index of ``sub`` in each row's ``[start:end]``, or -1."""
+    return _find(column, sub, start, end, last=True)
+
+
+# --- building new strings -------------------------------------------------------------------------------------------
+def _substrings(column: StringColumn, first: Any, stop: Any, mask: Any) -> StringColumn:
+    """Row i becomes its bytes ``first[i]:stop[i]`` (absolute positions in ``column.chars``)."""
+    xp = column.xp
+    offsets = _offsets_of(stop - first, xp)
+    chars = gather_segments(column.chars, first, offsets, xp)
+    return StringColumn(offsets, chars, mask)
+
+
+def _take_code_points(column: StringColumn, cps: _CodePoints, source: Any, counts: Any, mask: Any) -> StringColumn:
+    """A column whose row i is the code points ``source[o_i : o_i + counts[i]]`` (global code-point indices)."""
+    xp = column.xp
+    widths = cps.bounds[1:][source] - cps.bounds[:-1][source]
+    point_offsets = _offsets_of(widths, xp)
+    chars = gather_segments(column.chars, cps.bounds[:-1][source], point_offsets, xp)
+    offsets = point_offsets[_offsets_of(counts, xp)]
+    return StringColumn(offsets, chars, mask)
+
+
+def _check_index(value: Any, name: str) -> None:
+    if value is not None and not isinstance(value, (int, np.integer)):
+        raise TypeError(f"slice {name} must be an integer or None, not {type(value).__name__}")
+
+
+def slice_strings(column: StringColumn, start: Any = None, stop: Any = None, step: Any = None) -> StringColumn:
+    """Each row's ``[start:stop:step]`` by code points, as Python slices a str.
+
+    >>> import pyarrow as pa
+    >>> slice_strings(StringColumn.from_arrow(pa.array(["héllo", "ab"]), np), -4, None, 2).to_arrow().to_pylist()
+    ['él', 'a']
+    """
+    xp = column.xp
+    for name, value in (("start", start), ("stop", stop), ("step", step)):
+        _check_index(value, name)
+    step = 1 if step is None else int(step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    cps = _CodePoints(column)
+    n_cp = cps.lengths
+    zeros = xp.zeros(column.size, dtype=np.int64)
+
+    def bound(value: Any, default: Any, low: int, high_offset: int) -> Any:
+        # Python's slice.indices per row: negative counts from the end, then clip to [low, len + high_offset].
+        if value is None:
+            return default
+        v = zeros + int(value)
+        v = xp.where(v < 0, v + n_cp, v)
+        return xp.maximum(xp.minimum(v, n_cp + high_offset), low)
+
+    if step > 0:
+        lo = bound(start, zeros, 0, 0)
+        hi = bound(stop, n_cp, 0, 0)
+        counts = xp.maximum((hi - lo + step - 1) // step, 0)
+    else:
+        lo = bound(start, n_cp - 1, -1, -1)
+        hi = bound(stop, zeros - 1, -1, -1)
+        counts = xp.maximum((lo - hi + (-step) - 1) // (-step), 0)
+    if step == 1:  # a contiguous run of code points: a byte range per row
+        lo = xp.minimum(lo, hi)
+        first = cps.bounds[cps.offsets[:-1] + lo]
+        stop_byte = cps.bounds[cps.offsets[:-1] + xp.maximum(hi, lo)]
+        return _substrings(column, first, stop_byte, column.mask)
+    out_offsets = _offsets_of(counts, xp)
+    total = int(out_offsets[-1])  # one scalar read: the number of output code points
+    rows = row_of_each_element(out_offsets, xp)
+    k = xp.arange(total, dtype=np.int64) - out_offsets[:-1][rows]
+    source = cps.offsets[:-1][rows] + lo[rows] + k * step
+    return _take_code_points(column, cps, source, counts, column.mask)
+
+
+def get(column: StringColumn, i: Any) -> StringColumn:
+    """The code point at position ``i`` of each row (negative from the end); missing where out of range.
+
+    >>> import pyarrow as pa
+    >>> get(StringColumn.from_arrow(pa.array(["aé", "b"]), np), -2).to_arrow().to_pylist()
+    ['a', None]
+    """
+    xp = column.xp
+    if not isinstance(i, (int, np.integer)):
+        raise TypeError(f"get() index must be an integer, not {type(i).__name__}")
+    i = int(i)
+    cps = _CodePoints(column)
+    position = cps.lengths + i if i < 0 else xp.zeros(column.size, dtype=np.int64) + i
+    inside = (position >= 0) & (position < cps.lengths)
+    position = xp.where(inside, position, 0)
+    first = xp.where(inside, cps.bounds[xp.minimum(cps.offsets[:-1] + position, cps.bounds.shape[0] - 1)], 0)
+    stop = xp.where(inside, cps.bounds[xp.minimum(cps.offsets[:-1] + position + 1, cps.bounds.shape[0] - 1)], 0)
+    mask = inside if column.mask is None else inside & column.mask
+    return _substrings(column, first, stop, mask)
+
+
+def _strip(column: StringColumn, to_strip: Any, left: bool, right: bool) -> StringColumn:
+    xp = column.xp
+    if to_strip is None:
+        strip_set = xp.asarray(np.array(WHITESPACE, dtype=np.int64))
+    elif isinstance(to_strip, str):
+        strip_set = xp.asarray(np.array(sorted({ord(c) for c in to_strip}), dtype=np.int64))
+    else:
+        raise TypeError(f"expected bytes, {type(to_strip).__name__} found")
+    cps = _CodePoints(column)
+    keep = ~xp.isin(cps.values(column), strip_set)  # code points that stop the stripping
+    prefix = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
+    if keep.shape[0]:
+        xp.cumsum(keep, out=prefix[1:])
+    n = cps.lengths
+    rows = row_of_each_element(cps.offsets, xp)
+    lo = xp.zeros(column.size, dtype=np.int64)
+    hi = n
+    if left:  # leading code points with no kept code point at or before them
+        leading = (prefix[1:] - prefix[cps.offsets[:-1]][rows]) == 0
+        lo = _segment_sum(leading, cps.offsets, xp)
+    if right:  # trailing code points with no kept code point at or after them
+        trailing = (prefix[cps.offsets[1:]][rows] - prefix[:-1]) == 0
+        hi = n - _segment_sum(trailing, cps.offsets, xp)
+    hi = xp.maximum(hi, lo)
+    first = cps.bounds[cps.offsets[:-1] + lo]
+    stop = cps.bounds[cps.offsets[:-1] + hi]
+    return _substrings(column, first, stop, column.mask)
+
+
+def strip(column: StringColumn, to_strip: Any = None) -> StringColumn:
+    """Remove leading and trailing whitespace (or the characters of ``to_strip``).
+
+    >>> import pyarrow as pa
+    >>> strip(StringColumn.from_arrow(pa.array([" a\\u00a0", "xyx"]), np)).to_arrow().to_pylist()
+    ['a', 'xyx']
+    """
+    return _strip(column, to_strip, True, True)
+
+
+def lstrip(column: StringColumn, to_strip: Any = None) -> StringColumn:
+    """Remove leading whitespace (or the characters of ``to_strip``)."""
+    return _strip(column, to_strip, True, False)
+
+
+def rstrip(column: StringColumn, to_strip: Any = None) -> StringColumn:
+    """Remove trailing whitespace (or the characters of ``to_strip``)."""
+    return _strip(column, to_strip, False, True)
+
+
+def _assemble(column: StringColumn, head: Any, left: Any, right: Any, fill: str) -> StringColumn:
+    """Row i becomes ``row[:head] + fill * left + row[head:] + fill * right`` (``head`` in bytes)."""
+    xp = column.xp
+    fill_bytes = _bytes_of(fill, xp)
+    fb = fill_bytes.shape[0]
+    size = column.lengths()
+    offsets = _offsets_of(size + (left + right) * fb, xp)
+    total = int(offsets[-1])  # one scalar read: the output size
+    if total == 0:
+        return StringColumn(offsets, xp.zeros(0, dtype=np.uint8), column.mask)
+    rows = row_of_each_element(offsets, xp)
+    q = xp.arange(total, dtype=np.int64) - offsets[:-1][rows]
+    h, lf = head[rows], left[rows] * fb
+    in_head = q < h
+    in_left = ~in_head & (q < h + lf)
+    in_body = ~in_head & ~in_left & (q < size[rows] + lf)
+    source = column.offsets[:-1][rows] + xp.where(in_head, q, q - lf)
+    last = max(column.chars.shape[0] - 1, 0)
+    body = column.chars[xp.clip(source, 0, last)] if column.chars.shape[0] else xp.zeros(total, dtype=np.uint8)
+    fill_at = xp.where(in_left, q - h, q - h - lf - (size[rows] - h)) % fb
+    chars = xp.where(in_head | in_body, body, fill_bytes[fill_at]).astype(np.uint8)
+    return StringColumn(offsets, chars, column.mask)
+
+
+def _check_width(width: Any) -> int:
+    if not isinstance(width, (int, np.integer)) or isinstance(width, bool):
+        raise TypeError(f"width must be of integer type, not {type(width).__name__}")
+    return int(width)
+
+
+def pad(column: StringColumn, width: Any, side: str = "left", fillchar: Any = " ") -> StringColumn:
+    """Pad each row to ``width`` code points with ``fillchar`` on the ``side`` given (or both).
+
+    >>> import pyarrow as pa
+    >>> pad(StringColumn.from_arrow(pa.array(["ab", "abcd"]), np), 5, "both", "*").to_arrow().to_pylist()
+    ['**ab*', '*abcd']
+    """
+    xp = column.xp
+    width = _check_width(width)
+    if not isinstance(fillchar, str):
+        raise TypeError(f"fillchar must be a character, not {type(fillchar).__name__}")
+    if len(fillchar) != 1:
+        raise TypeError("fillchar must be a character, not str")
+    if side not in ("left", "right", "both"):
+        raise ValueError(f"Invalid side: {side}. Side must be one of 'left', 'right', 'both'")
+    missing = xp.maximum(width - _CodePoints(column).lengths, 0)
+    zeros = xp.zeros(column.size, dtype=np.int64)
+    if side == "left":
+        left, right = missing, zeros
+    elif side == "right":
+        left, right = zeros, missing
+    else:  # Python's str.center: the odd one out goes left when the width is odd
+        left = missing // 2 + (missing & width & 1)
+        right = missing - left
+    return _assemble(column, zeros, left, right, fillchar)
+
+
+def zfill(column: StringColumn, width: Any) -> StringColumn:
+    """Pad with ``"0"`` on the left to ``width`` code points, after a leading ``+`` / ``-`` sign.
+
+    >>> import pyarrow as pa
+    >>> zfill(StringColumn.from_arrow(pa.array(["-1", "ab"]), np), 4).to_arrow().to_pylist()
+    ['-001', '00ab']
+    """
+    xp = column.xp
+    width = _check_width(width)
+    missing = xp.maximum(width - _CodePoints(column).lengths, 0)
+    chars = column.chars
+    if chars.shape[0]:
+        lead = chars[xp.minimum(column.offsets[:-1], chars.shape[0] - 1)]
+        signed = ((lead == ord("+")) | (lead == ord("-"))) & (column.lengths() > 0)
+    else:
+        signed = xp.zeros(column.size, dtype=bool)
+    head = signed.astype(np.int64)
+    return _assemble(column, head, missing, xp.zeros(column.size, dtype=np.int64), "0")
+
+
+def repeat(column: StringColumn, repeats: Any) -> StringColumn:
+    """Each row repeated ``repeats`` times (one int for every row).
+
+    >>> import pyarrow as pa
+    >>> repeat(StringColumn.from_arrow(pa.array(["ab", ""]), np), 2).to_arrow().to_pylist()
+    ['abab', '']
+    """
+    xp = column.xp
+    if not isinstance(repeats, (int, np.integer)) or isinstance(repeats, bool):
+        raise TypeError(f"repeats must be an integer, not {type(repeats).__name__}")
+    if repeats < 0:
+        raise ValueError("Repeat count must be a non-negative integer")
+    size = column.lengths()
+    offsets = _offsets_of(size * int(repeats), xp)
+    total = int(offsets[-1])  # one scalar read: the output size
+    if total == 0:
+        return StringColumn(offsets, xp.zeros(0, dtype=np.uint8), column.mask)
+    rows = row_of_each_element(offsets, xp)
+    q = xp.arange(total, dtype=np.int64) - offsets[:-1][rows]
+    chars = column.chars[column.offsets[:-1][rows] + q % size[rows]]
+    return StringColumn(offsets, chars, column.mask)
+
+
+# --- character classes ------------------------------------------------------------------------------------------
+def _ascii_classes(chars: Any, xp: types.ModuleType) -> dict[str, Any]:
+    digit = (chars >= ord("0")) & (chars <= ord("9"))
+    lower = (chars >= ord("a")) & (chars <= ord("z"))
+    upper = (chars >= ord("A")) & (chars <= ord("Z"))
+    space = ((chars >= 0x09) & (chars <= 0x0D)) | ((chars >= 0x1C) & (chars <= 0x20))
+    return {"digit": digit, "lower": lower, "upper": upper, "space": space}
+
+
+def classify(column: StringColumn, kind: str) -> NumericColumn:
+    """``str.is<kind>()`` per row for kind in digit, alpha, alnum, space, lower, upper, decimal, numeric.
+
+    >>> import pyarrow as pa
+    >>> classify(StringColumn.from_arrow(pa.array(["12", "", "a1"]), np), "digit").data.tolist()
+    [True, False, False]
+    """
+    xp = column.xp
+    chars = column.chars
+    # one scalar read: whether the column is pure ASCII decides between the device and the Unicode host path
+    if chars.shape[0] and bool((chars >= 0x80).any()):
+        # Unicode character classes need the Unicode database: classify on the host with pyarrow's kernels,
+        # which are the ones pandas uses (a deliberate device-to-host copy of this column).
+        import pyarrow.compute as pc
+
+        name = {"decimal": "utf8_is_decimal", "numeric": "utf8_is_numeric"}.get(kind, f"utf8_is_{kind}")
+        host = getattr(pc, name)(column.to_arrow()).fill_null(False)
+        values = np.asarray(host.to_numpy(zero_copy_only=False), dtype=bool)
+        return _bool_result(_device.to_device(values, xp), column)
+    classes = _ascii_classes(chars, xp)
+    if kind in ("decimal", "numeric"):
+        kind = "digit"  # the same set of ASCII characters
+    size = column.lengths()
+
+    def per_row(flags: Any) -> Any:
+        return _segment_sum(flags, column.offsets, xp)
+
+    if kind in ("digit", "space"):
+        result = (per_row(classes[kind]) == size) & (size > 0)
+    elif kind == "alpha":
+        result = (per_row(classes["lower"] | classes["upper"]) == size) & (size > 0)
+    elif kind == "alnum":
+        result = (per_row(classes["lower"] | classes["upper"] | classes["digit"]) == size) & (size > 0)
+    elif kind == "lower":  # some cased character, and none upper case
+        result = (per_row(classes["lower"]) > 0) & (per_row(classes["upper"]) == 0)
+    elif kind == "upper":
+        result = (per_row(classes["upper"]) > 0) & (per_row(classes["lower"]) == 0)
+    else:
+        raise ValueError(f"unknown character class {kind!r}")
+    return _bool_result(result, column)

@@ -1,0 +1,275 @@
+"""``Series.str`` (first part) vs pandas 3 with its default ``str`` dtype: lengths, search, slicing, stripping,
+padding, repeating and character classes over unicode text with empty strings and missing rows; results must match
+in values, dtype, index and name, and bad arguments must raise pandas' exception type."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import assert_series_equal, check_same_outcome, make_values, series_st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import riptide as rt
+
+# A small alphabet so that patterns occur often: ASCII letters and digits, signs, whitespace (ASCII, the
+# information separators, NO-BREAK SPACE, IDEOGRAPHIC SPACE) and 2-, 3- and 4-byte UTF-8 characters.
+_ALPHABET = "aAb1 -+\t\x1c\u00a0\u3000é中😀"
+_ASCII = "aAbZ09 +-.\t\n\x1c_"
+
+texts = st.text(alphabet=_ALPHABET, max_size=8)
+patterns = st.text(alphabet=_ALPHABET, max_size=3)
+
+
+@st.composite
+def str_series(draw, alphabet: str = _ALPHABET, max_size: int = 30) -> pd.Series:
+    values = draw(st.lists(st.one_of(st.none(), st.text(alphabet=alphabet, max_size=8)), max_size=max_size))
+    s = pd.Series(values, dtype="str", name=draw(st.sampled_from([None, "s"])))
+    if draw(st.booleans()) and len(s):
+        s.index = pd.RangeIndex(10, 10 + 2 * len(s), 2)
+    return s
+
+
+def same(s: pd.Series, call) -> None:
+    """``call(s.str)`` on riptide and on pandas give the same Series (or the same kind of error)."""
+    check_same_outcome(lambda: call(rt.Series(s).str), lambda: call(s.str), assert_series_equal)
+
+
+SETTINGS = settings(max_examples=80, deadline=None)
+
+
+@SETTINGS
+@given(str_series())
+def test_argument_free_methods(s):
+    for name in ["len", "strip", "lstrip", "rstrip", "isdigit", "isalpha", "isalnum", "isspace", "islower",
+                 "isupper", "isdecimal", "isnumeric"]:  # fmt: skip
+        same(s, lambda acc: getattr(acc, name)())
+
+
+@SETTINGS
+@given(str_series(alphabet=_ASCII))
+def test_character_classes_ascii(s):
+    # Pure ASCII columns are classified on the device (no host fallback).
+    for name in ["isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper", "isdecimal", "isnumeric"]:
+        same(s, lambda acc: getattr(acc, name)())
+
+
+@SETTINGS
+@given(str_series(), patterns, patterns, st.sampled_from([None, True, False]))
+def test_startswith_endswith(s, p, q, na):
+    for method in ["startswith", "endswith"]:
+        same(s, lambda acc: getattr(acc, method)(p))
+        same(s, lambda acc: getattr(acc, method)((p, q)))
+        same(s, lambda acc: getattr(acc, method)(p, na=na))
+
+
+@SETTINGS
+@given(str_series(), patterns)
+def test_contains_and_count(s, p):
+    same(s, lambda acc: acc.contains(p, regex=False))
+    if not set(p) & set(".^$*+?{}[]\\|()"):  # no regex special character: a literal pattern
+        same(s, lambda acc: acc.contains(p))
+        same(s, lambda acc: acc.count(p))
+    same(s, lambda acc: acc.contains(p, regex=False, na=True))
+
+
+@SETTINGS
+@given(str_series(), patterns, st.one_of(st.none(), st.integers(-10, 10)), st.one_of(st.none(), st.integers(-10, 10)))
+def test_find_rfind(s, p, start, end):
+    for method in ["find", "rfind"]:
+        same(s, lambda acc: getattr(acc, method)(p))
+        same(s, lambda acc: getattr(acc, method)(p, 0 if start is None else start, end))
+
+
+@SETTINGS
+@given(str_series(), st.one_of(st.none(), st.integers(-10, 10)), st.one_of(st.none(), st.integers(-10, 10)),
+       st.one_of(st.none(), st.integers(-4, 4).filter(bool)))
+def test_slice(s, start, stop, step):
+    same(s, lambda acc: acc.slice(start, stop, step))
+    same(s, lambda acc: acc[start:stop:step])
+
+
+@SETTINGS
+@given(str_series(), st.integers(-10, 10))
+def test_get(s, i):
+    same(s, lambda acc: acc.get(i))
+    same(s, lambda acc: acc[i])
+
+
+@SETTINGS
+@given(str_series(), patterns)
+def test_strip_characters(s, chars):
+    for method in ["strip", "lstrip", "rstrip"]:
+        same(s, lambda acc: getattr(acc, method)(chars))
+
+
+@SETTINGS
+@given(str_series(), st.integers(-2, 12), st.sampled_from(list(" *0é中😀")))
+def test_padding(s, width, fill):
+    same(s, lambda acc: acc.pad(width, fillchar=fill))
+    same(s, lambda acc: acc.pad(width, side="right", fillchar=fill))
+    same(s, lambda acc: acc.pad(width, side="both", fillchar=fill))
+    same(s, lambda acc: acc.center(width, fill))
+    same(s, lambda acc: acc.ljust(width, fill))
+    same(s, lambda acc: acc.rjust(width, fill))
+    same(s, lambda acc: acc.zfill(width))
+
+
+@SETTINGS
+@given(str_series(), st.integers(0, 3))
+def test_repeat(s, n):
+    same(s, lambda acc: acc.repeat(n))
+
+
+@settings(max_examples=15, deadline=None)
+@given(series_st(dtypes=["str"]))
+def test_conftest_text(s):
+    # conftest's generator: longer columns of mixed-script text, duplicates, every null fraction, other indexes.
+    for call in [lambda acc: acc.len(), lambda acc: acc.slice(1, -1), lambda acc: acc.find("é"),
+                 lambda acc: acc.contains("a", regex=False), lambda acc: acc.strip(), lambda acc: acc.center(9, "中"),
+                 lambda acc: acc.isalpha(), lambda acc: acc.count("a"), lambda acc: acc.get(-1)]:  # fmt: skip
+        same(s, call)
+
+
+EDGE_SERIES = [
+    pd.Series([], dtype="str"),
+    pd.Series([None, None], dtype="str"),
+    pd.Series([""], dtype="str"),
+    pd.Series(["中"], dtype="str", name="one"),
+    pd.Series(["aaaa", "aaa", "abab", "aXaaXaa", None, ""], dtype="str"),
+    pd.Series(["-12", "+", "-", "+-3", "x-1", "１２", "Ⅷ", "ǅ", "ß", "ΣΑ"], dtype="str"),
+]
+
+EDGE_CALLS = {
+    "len": lambda acc: acc.len(),
+    "count overlapping": lambda acc: acc.count("aa"),
+    "count border": lambda acc: acc.count("aXa"),
+    "count empty": lambda acc: acc.count(""),
+    "find empty": lambda acc: acc.find(""),
+    "rfind empty": lambda acc: acc.rfind(""),
+    "find empty past end": lambda acc: acc.find("", 5),
+    "find empty inverted": lambda acc: acc.find("", 2, 1),
+    "rfind window": lambda acc: acc.rfind("a", 0, 2),
+    "find negative": lambda acc: acc.find("a", -2),
+    "contains empty": lambda acc: acc.contains("", regex=False),
+    "startswith empty tuple": lambda acc: acc.startswith(()),
+    "zfill": lambda acc: acc.zfill(4),
+    "zfill negative": lambda acc: acc.zfill(-2),
+    "reverse": lambda acc: acc.slice(step=-1),
+    "reverse from": lambda acc: acc.slice(-2, None, -2),
+    "isdigit": lambda acc: acc.isdigit(),
+    "isnumeric": lambda acc: acc.isnumeric(),
+    "isdecimal": lambda acc: acc.isdecimal(),
+    "isalpha": lambda acc: acc.isalpha(),
+    "isupper": lambda acc: acc.isupper(),
+    "islower": lambda acc: acc.islower(),
+    "strip nothing": lambda acc: acc.strip(""),
+    "repeat 0": lambda acc: acc.repeat(0),
+    "get -1": lambda acc: acc.get(-1),
+}
+
+
+@pytest.mark.parametrize("call", EDGE_CALLS.values(), ids=EDGE_CALLS.keys())
+@pytest.mark.parametrize("s", EDGE_SERIES, ids=range(len(EDGE_SERIES)))
+def test_edges(s, call):
+    same(s, call)
+
+
+BAD_CALLS = {
+    "startswith int": lambda acc: acc.startswith(1),
+    "startswith tuple of int": lambda acc: acc.startswith(("a", 1)),
+    "startswith bad na": lambda acc: acc.startswith("a", na="x"),
+    "contains int literal": lambda acc: acc.contains(1, regex=False),
+    "contains int regex": lambda acc: acc.contains(1),
+    "count int": lambda acc: acc.count(1),
+    "find int": lambda acc: acc.find(1),
+    "slice step 0": lambda acc: acc.slice(step=0),
+    "slice str": lambda acc: acc.slice("a"),
+    "get str": lambda acc: acc.get("a"),
+    "pad str width": lambda acc: acc.pad("3"),
+    "pad long fill": lambda acc: acc.pad(3, fillchar="ab"),
+    "pad int fill": lambda acc: acc.center(3, fillchar=1),
+    "pad bad side": lambda acc: acc.pad(3, side="x"),
+    "zfill str": lambda acc: acc.zfill("a"),
+    "strip int": lambda acc: acc.strip(1),
+    "repeat negative": lambda acc: acc.repeat(-1),
+}
+
+
+@pytest.mark.parametrize("call", BAD_CALLS.values(), ids=BAD_CALLS.keys())
+def test_bad_arguments(call):
+    s = pd.Series(["ab", None], dtype="str")
+    expected_error = None
+    try:
+        call(s.str)
+    except Exception as error:  # noqa: BLE001 - the oracle's exception is what we compare with
+        expected_error = error
+    assert expected_error is not None
+    same(s, call)
+
+
+@pytest.mark.parametrize("values", [[1, 2], [1.5, None], [True], pd.to_datetime(["2020-01-01"])])
+def test_non_string_series_has_no_str(values):
+    s = pd.Series(values)
+    with pytest.raises(AttributeError, match="Can only use .str accessor with string values"):
+        s.str
+    with pytest.raises(AttributeError, match="Can only use .str accessor with string values"):
+        rt.Series(s).str
+    assert not hasattr(rt.Series(s), "str")
+
+
+@pytest.mark.parametrize("call", [lambda acc: acc.contains("a.b"), lambda acc: acc.count("a+"),
+                                  lambda acc: acc.contains("a", case=False), lambda acc: acc.contains("a", flags=2),
+                                  lambda acc: acc.repeat([1, 2])])  # fmt: skip
+def test_not_implemented(call):
+    with pytest.raises(NotImplementedError):
+        call(rt.Series(["ab", None]).str)
+
+
+def test_large_random_column():
+    # A longer column from conftest's generator, compared in one go for every method family.
+    rng = np.random.default_rng(7)
+    s = make_values(rng, "str", 3000, 0.1)
+    for call in [lambda acc: acc.len(), lambda acc: acc.slice(-5, None, 2), lambda acc: acc.find("a", 1),
+                 lambda acc: acc.rfind("é"), lambda acc: acc.count("a"), lambda acc: acc.lstrip(),
+                 lambda acc: acc.pad(10, "both", "*"), lambda acc: acc.zfill(6), lambda acc: acc.repeat(2),
+                 lambda acc: acc.startswith(("a", "é")), lambda acc: acc.endswith("😀"), lambda acc: acc.isalnum()]:
+        same(s, call)  # fmt: skip
+
+
+ALL_CALLS = [
+    lambda acc: acc.len(), lambda acc: acc.startswith("a"), lambda acc: acc.endswith(("b", "中")),
+    lambda acc: acc.contains("a", regex=False), lambda acc: acc.count("a"), lambda acc: acc.find("b"),
+    lambda acc: acc.rfind("a", 1), lambda acc: acc.slice(1, None, 2), lambda acc: acc.slice(-2), lambda acc: acc.get(0),
+    lambda acc: acc.strip("a"), lambda acc: acc.rstrip(), lambda acc: acc.isalpha(), lambda acc: acc.islower(),
+    lambda acc: acc.repeat(3), lambda acc: acc.center(6, "é"), lambda acc: acc.zfill(5),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("call", ALL_CALLS)
+def test_missing_rows_that_keep_their_bytes(call):
+    # A missing row may keep its old bytes (set_missing only touches the mask): they must not leak into results.
+    from riptide.core.column import StringColumn
+
+    values = pd.Series(["ab a", "中a b", " -1", "aé"], dtype="str", name="k")
+    column = rt.Series(values)._column
+    assert isinstance(column, StringColumn)
+    hidden = np.array([False, True, False, True])
+    masked = rt.Series._from_column(column.set_missing(column.xp.asarray(hidden)), rt.Series(values).index, "k")
+    expected = values.where(~hidden)
+    assert masked._column.chars.shape[0] == len("ab a中a b -1aé".encode())
+    check_same_outcome(lambda: call(masked.str), lambda: call(expected.str), assert_series_equal)
+
+
+@pytest.mark.parametrize("call", ALL_CALLS)
+def test_ascii_and_all_valid_mask(call):
+    # A validity mask that marks every row valid still gives pandas' int64 (not float64) counts.
+    from riptide.core.column import StringColumn
+
+    values = pd.Series(["ab a", "", "b-1"], dtype="str")
+    column = rt.Series(values)._column
+    xp = column.xp
+    full_mask = StringColumn(column.offsets, column.chars, xp.ones(column.size, dtype=bool))
+    series = rt.Series._from_column(full_mask, rt.Series(values).index, None)
+    check_same_outcome(lambda: call(series.str), lambda: call(values.str), assert_series_equal)
