@@ -194,7 +194,11 @@ class DatetimeProperties(_Properties):
         [Timestamp('1969-12-31 00:00:00')]
         """
         step = 86_400 * fields.TICKS_PER_SECOND[self._unit]
-        return self._wrap(fields.round_ticks(self._ticks, step, "floor", self._xp), self._series.dtype)
+        try:
+            midnight = fields.round_ticks(self._ticks, step, "floor", self._xp)
+        except OverflowError:  # a time on the int64 range's first day: pandas' message
+            raise ValueError("Cannot normalize Timestamp without integer overflow") from None
+        return self._wrap(midnight, self._series.dtype)
 
 
 def _timedelta_field(name: str, doc: str) -> property:

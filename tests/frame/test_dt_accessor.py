@@ -179,7 +179,20 @@ def test_rounding_out_of_range_raises_overflow(kind, tick, method, freq):
 @given(data=st.data(), unit=st.sampled_from(UNITS))
 def test_normalize_matches_pandas(data, unit):
     got, expected = _pair(data.draw(ticks_st(unit)), "M", unit)
-    assert_series_equal(got.dt.normalize(), expected.dt.normalize())
+    try:
+        normalized = expected.dt.normalize()
+    except ValueError as error:  # a time on the first day of the int64 range
+        with pytest.raises(ValueError, match="without integer overflow"):
+            got.dt.normalize()
+        assert "overflow" in str(error)
+        return
+    assert_series_equal(got.dt.normalize(), normalized)
+
+
+def test_normalize_at_the_start_of_the_range_raises_as_pandas():
+    values = np.array([-9223286401000000000]).view("datetime64[ns]")
+    with pytest.raises(ValueError, match="Cannot normalize Timestamp without integer overflow"):
+        rt.Series(values).dt.normalize()
 
 
 # --------------------------------------------------------------------------- timedeltas
