@@ -12,9 +12,15 @@ pandas' rules followed here (pandas 3, default ``str`` dtype):
 * string results keep missing rows missing; ``get`` is also missing where the index is out of range;
 * positions, lengths, slices and widths count code points, not bytes.
 
-Not yet (``NotImplementedError``): regular expressions (``contains`` / ``count`` with a pattern that has a regex
-special character), ``case=False``, ``flags``, per-row ``repeat`` counts, ``.str`` of a categorical Series, and
-the rest of pandas' string methods (``replace``, ``split``, ``upper``...).
+* ``split`` / ``rsplit`` (``expand=True``) and ``partition`` / ``rpartition`` give a DataFrame with columns
+  0..k-1, k being the most pieces of any row (a missing row counts as one piece), missing cells where a row has fewer;
+* ``cat()`` with no ``others`` returns one Python str (the only result that leaves the device).
+
+Not yet (``NotImplementedError``): regular expressions (``contains`` / ``count`` / ``replace`` / ``split`` with a
+pattern that has a regex special character), ``case=False``, ``flags``, empty ``replace`` / ``split`` patterns,
+``split`` / ``partition`` with ``expand=False`` (pandas returns an object column of Python lists / tuples, which
+riptide cannot hold), ``cat`` with ``others`` on another index (alignment), per-row ``repeat`` counts, ``.str`` of
+a categorical Series, and the rest of pandas' string methods (``upper``, ``extract``...).
 """
 
 from __future__ import annotations
@@ -252,3 +258,159 @@ class StringMethods:
     def isupper(self) -> Any:
         """Whether each string has a cased character and no lower-case one."""
         return self._wrap(ops.classify(self._column, "upper"))
+
+    # --- replace, split, partition, cat --------------------------------------------------------------------------
+    def replace(self, pat: str, repl: str | None = None, n: int = -1, case: bool | None = None, flags: int = 0,
+                regex: bool = False) -> Any:  # fmt: skip
+        """Replace the first ``n`` (default all) non-overlapping occurrences of the literal ``pat`` with ``repl``.
+
+        >>> import riptide as rt
+        >>> rt.Series(["a.b.c", None]).str.replace(".", "::", n=1).to_pandas().tolist()
+        ['a::b.c', nan]
+        """
+        if isinstance(pat, dict):
+            raise NotImplementedError("str.replace with a dict of patterns (not supported yet)")
+        if callable(repl) and not isinstance(repl, str):
+            raise NotImplementedError("str.replace with a callable repl (regular expressions are not supported yet)")
+        if not isinstance(repl, str):
+            raise TypeError("repl must be a string or callable")
+        if case is False:
+            raise NotImplementedError("str.replace with case=False (not supported yet)")
+        pat = self._literal(pat, regex, flags, True, "replace")
+        if not pat:
+            raise NotImplementedError("str.replace with an empty pattern (not supported yet)")
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        return self._wrap(ops.replace(self._column, pat, repl, int(n)))
+
+    def _split(self, pat: Any, n: Any, expand: bool, regex: Any, from_right: bool, method: str) -> Any:
+        if regex is True:
+            raise NotImplementedError(f"str.{method} with regex=True (only literal patterns so far)")
+        if pat is not None:
+            if not isinstance(pat, str):
+                raise TypeError(f"object of type '{type(pat).__name__}' has no len()")
+            if not pat:
+                raise NotImplementedError(f"str.{method} with an empty pattern (not supported yet)")
+            if regex is None and len(pat) > 1 and not ops.is_literal_regex(pat):
+                # pandas treats a pattern of more than one character as a regular expression when regex=None
+                raise NotImplementedError(f"str.{method} of a regular expression (only literal patterns so far)")
+        if n is None or n == 0:
+            n = -1
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if not expand:
+            raise NotImplementedError(
+                f"str.{method}(expand=False): pandas returns an object column of Python lists, which riptide cannot "
+                "hold (its list columns have an Arrow list dtype); use expand=True"
+            )
+        column = self._column
+        begin, end, per_row = ops.split_pieces(column, pat, int(n) if n >= 0 else -1, from_right)
+        # pandas makes as many columns as the longest row has pieces (a missing row counts as one).
+        counts = per_row if column.mask is None else column.xp.where(column.mask, per_row, 1)
+        # one scalar read: the number of output columns
+        n_columns = int(counts.max()) if column.size else 0
+        return self._frame(ops.piece_columns(column, begin, end, per_row, n_columns))
+
+    def _frame(self, columns: list) -> Any:
+        from riptide.frame.dataframe import DataFrame
+
+        return DataFrame._from_columns(dict(enumerate(columns)), self._series.index)
+
+    def split(self, pat: str | None = None, *, n: int = -1, expand: bool = False, regex: bool | None = None) -> Any:
+        """Split each string at the literal ``pat`` (whitespace runs when None), at most ``n`` times from the left.
+
+        Only ``expand=True`` (a DataFrame with one column per piece) so far.
+
+        >>> import riptide as rt
+        >>> rt.Series(["a b c", "d"]).str.split(n=1, expand=True).to_pandas().values.tolist()
+        [['a', 'b c'], ['d', nan]]
+        """
+        return self._split(pat, n, expand, regex, False, "split")
+
+    def rsplit(self, pat: str | None = None, *, n: int = -1, expand: bool = False) -> Any:
+        """Split each string at the literal ``pat`` (whitespace runs when None), at most ``n`` times from the right.
+
+        >>> import riptide as rt
+        >>> rt.Series(["a b c"]).str.rsplit(n=1, expand=True).to_pandas().values.tolist()
+        [['a b', 'c']]
+        """
+        return self._split(pat, n, expand, False, True, "rsplit")
+
+    def _partition(self, sep: Any, expand: bool, from_right: bool, method: str) -> Any:
+        if not isinstance(sep, str):
+            raise TypeError(f"expected bytes, {type(sep).__name__} found")
+        if not sep:
+            raise ValueError("empty separator")
+        if not expand:
+            raise NotImplementedError(
+                f"str.{method}(expand=False): pandas returns an object column of Python tuples, which riptide cannot "
+                "hold; use expand=True"
+            )
+        column = self._column
+        if column.size == 0:  # pandas gives no columns at all for an empty Series
+            return self._frame([])
+        columns = ops.partition(column, sep, from_right)
+        # one scalar read: pandas sizes the frame by its longest row, and a column of only missing rows has one
+        if column.mask is not None and not bool(column.mask.any()):
+            columns = columns[:1]
+        return self._frame(columns)
+
+    def partition(self, sep: str = " ", expand: bool = True) -> Any:
+        """Split each string at the first ``sep``: the text before, the separator, the text after.
+
+        >>> import riptide as rt
+        >>> rt.Series(["a-b-c", "x"]).str.partition("-").to_pandas().values.tolist()
+        [['a', '-', 'b-c'], ['x', '', '']]
+        """
+        return self._partition(sep, expand, False, "partition")
+
+    def rpartition(self, sep: str = " ", expand: bool = True) -> Any:
+        """Split each string at the last ``sep``: the text before, the separator, the text after."""
+        return self._partition(sep, expand, True, "rpartition")
+
+    def cat(self, others: Any = None, sep: str | None = None, na_rep: str | None = None, join: str = "left") -> Any:
+        """Concatenate: all rows into one string when ``others`` is None, else row by row with ``others`` (a Series
+        or a list of them on the same index, or a list of strings of the same length).
+
+        >>> import riptide as rt
+        >>> s = rt.Series(["a", None, "c"])
+        >>> s.str.cat(sep="-"), s.str.cat(s, na_rep="?").to_pandas().tolist()
+        ('a-c', ['aa', '??', 'cc'])
+        """
+        if sep is None:
+            sep = ""
+        if not isinstance(sep, str):
+            raise TypeError(f"sep must be a string, not {type(sep).__name__}")
+        if na_rep is not None and not isinstance(na_rep, str):
+            raise TypeError(f"na_rep must be a string, not {type(na_rep).__name__}")
+        if others is None:
+            return ops.join_all(self._column, sep, na_rep)
+        # ``join`` only matters when the indexes differ, which needs alignment (not supported yet, see below).
+        return self._wrap(ops.concat_rows([self._column] + self._cat_others(others), sep, na_rep))
+
+    def _cat_others(self, others: Any) -> list:
+        from riptide.frame.series import Series
+
+        index = self._series.index
+        if isinstance(others, Series) or (isinstance(others, (list, tuple)) and others
+                                          and all(isinstance(o, Series) for o in others)):  # fmt: skip
+            series_list = [others] if isinstance(others, Series) else list(others)
+        elif isinstance(others, (list, tuple, np.ndarray)) and all(isinstance(o, str) or o is None for o in others):
+            if len(others) != len(index):
+                raise ValueError("If `others` contains arrays or lists (or other list-likes without an index), "
+                                 "these must all be of the same length as the calling Series/Index.")
+            series_list = [Series(list(others), dtype="str")]
+            series_list[0].index = index
+        else:
+            raise NotImplementedError(
+                f"str.cat with others of type {type(others).__name__} (a Series, a list of Series or a list of str so "
+                "far)"
+            )
+        columns = []
+        for other in series_list:
+            if not dtypes.is_string(other.dtype):
+                raise NotImplementedError(f"str.cat with a non-string Series ({other.dtype}) (not supported yet)")
+            if not other.index.equals(index):
+                raise NotImplementedError("str.cat with others on a different index (alignment not supported yet)")
+            columns.append(other._column.to_device(self._column.xp))
+        return columns

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import assert_series_equal, check_same_outcome, make_values, series_st
+from conftest import assert_frame_equal, assert_series_equal, check_same_outcome, make_values, series_st
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -273,3 +273,204 @@ def test_ascii_and_all_valid_mask(call):
     full_mask = StringColumn(column.offsets, column.chars, xp.ones(column.size, dtype=bool))
     series = rt.Series._from_column(full_mask, rt.Series(values).index, None)
     check_same_outcome(lambda: call(series.str), lambda: call(values.str), assert_series_equal)
+
+
+# === replace, split / rsplit, partition / rpartition, cat (literal patterns) ===========================================
+# An alphabet where "aa" overlaps itself, with multi-byte characters and whitespace of 1 to 3 UTF-8 bytes.
+_SPLIT_ALPHABET = "aab -\u00a0\u3000é中😀"
+split_patterns = st.sampled_from(["a", "aa", "aba", "-", " ", "é", "中😀", "😀", "a-", "é中"])
+
+
+def same_frame(s: pd.Series, call) -> None:
+    """``call(s.str)`` on riptide and on pandas give the same DataFrame (or the same kind of error)."""
+    check_same_outcome(lambda: call(rt.Series(s).str), lambda: call(s.str), assert_frame_equal)
+
+
+def same_value(s: pd.Series, call) -> None:
+    """``call(s.str)`` gives the same plain Python value (``cat`` to one string)."""
+
+    def compare(got, expected):
+        assert type(got) is type(expected) and got == expected
+
+    check_same_outcome(lambda: call(rt.Series(s).str), lambda: call(s.str), compare)
+
+
+@SETTINGS
+@given(str_series(alphabet=_SPLIT_ALPHABET), split_patterns, st.sampled_from(["", "X", "é中", "aa"]),
+       st.integers(-2, 3))  # fmt: skip
+def test_replace(s, p, repl, n):
+    same(s, lambda acc: acc.replace(p, repl, n=n))
+    same(s, lambda acc: acc.replace(p, repl, n=n, regex=True))  # no special character: literal
+
+
+@SETTINGS
+@given(str_series(alphabet=_SPLIT_ALPHABET), st.one_of(st.none(), split_patterns), st.integers(-2, 3))
+def test_split_rsplit_expand(s, p, n):
+    same_frame(s, lambda acc: acc.split(p, n=n, expand=True))
+    same_frame(s, lambda acc: acc.rsplit(p, n=n, expand=True))
+
+
+@SETTINGS
+@given(str_series(alphabet=_SPLIT_ALPHABET), split_patterns)
+def test_partition_rpartition(s, sep):
+    same_frame(s, lambda acc: acc.partition(sep))
+    same_frame(s, lambda acc: acc.rpartition(sep))
+
+
+@SETTINGS
+@given(str_series(alphabet=_SPLIT_ALPHABET), st.sampled_from([None, "", ", ", "中"]), st.sampled_from([None, "", "?é"]))
+def test_cat(s, sep, na_rep):
+    same_value(s, lambda acc: acc.cat(sep=sep, na_rep=na_rep))
+    other = s.str.slice(1)
+    same(s, lambda acc: acc.cat(other if isinstance(acc, pd.core.strings.accessor.StringMethods) else rt.Series(other),
+                                sep=sep, na_rep=na_rep))  # fmt: skip
+    same(s, lambda acc: acc.cat(list(s.str.upper().astype(object).where(s.notna(), None)), sep=sep, na_rep=na_rep))
+
+
+def _both(pd_other: pd.Series):
+    """A ``cat`` argument for each library: the pandas Series, or the riptide Series made from it."""
+    return lambda acc: pd_other if isinstance(acc, pd.core.strings.accessor.StringMethods) else rt.Series(pd_other)
+
+
+SPLIT_EDGE_SERIES = [
+    pd.Series([], dtype="str"),
+    pd.Series([None, None], dtype="str"),
+    pd.Series([""], dtype="str"),
+    pd.Series(["", None], dtype="str", name="e"),
+    pd.Series(["   "], dtype="str"),
+    pd.Series(["中"], dtype="str", name="one"),
+    pd.Series(["aaa", "aaaa", "aXaaXaa", "a", None, "", " a  b ", "\u3000x\u00a0y\u2003"], dtype="str"),
+    pd.Series(["-a-", "--", "-", "a--b", "中😀中😀", "😀"], dtype="str", index=[5, 3, 1, 0, 2, 4]),
+]
+
+SPLIT_EDGE_CALLS = {
+    "replace overlapping": lambda acc: acc.replace("aa", "b"),
+    "replace n=1": lambda acc: acc.replace("a", "é", n=1),
+    "replace n=0": lambda acc: acc.replace("a", "b", n=0),
+    "replace to empty": lambda acc: acc.replace("-", ""),
+    "replace multibyte": lambda acc: acc.replace("中😀", "-"),
+    "replace start/end": lambda acc: acc.replace("-", "<>"),
+    "replace regex literal": lambda acc: acc.replace("aa", "b", regex=True),
+    "replace case True": lambda acc: acc.replace("a", "b", case=True),
+}
+SPLIT_EDGE_FRAMES = {
+    "split whitespace": lambda acc: acc.split(expand=True),
+    "split whitespace n=1": lambda acc: acc.split(n=1, expand=True),
+    "rsplit whitespace n=1": lambda acc: acc.rsplit(n=1, expand=True),
+    "split n=0": lambda acc: acc.split("a", n=0, expand=True),
+    "split overlapping": lambda acc: acc.split("aa", expand=True),
+    "rsplit overlapping": lambda acc: acc.rsplit("aa", expand=True),
+    "rsplit overlapping n=1": lambda acc: acc.rsplit("aa", n=1, expand=True),
+    "split at ends": lambda acc: acc.split("-", expand=True),
+    "split multibyte": lambda acc: acc.split("😀", expand=True),
+    "rsplit multibyte n=1": lambda acc: acc.rsplit("中😀", n=1, expand=True),
+    "split one char regex=None": lambda acc: acc.split(".", expand=True),
+    "partition default": lambda acc: acc.partition(),
+    "partition overlapping": lambda acc: acc.partition("aa"),
+    "rpartition overlapping": lambda acc: acc.rpartition("aa"),
+    "rpartition multibyte": lambda acc: acc.rpartition("😀"),
+}
+SPLIT_EDGE_VALUES = {
+    "cat all": lambda acc: acc.cat(),
+    "cat sep": lambda acc: acc.cat(sep="中"),
+    "cat na_rep": lambda acc: acc.cat(sep="-", na_rep="NA"),
+}
+
+
+@pytest.mark.parametrize("call", SPLIT_EDGE_CALLS.values(), ids=SPLIT_EDGE_CALLS.keys())
+@pytest.mark.parametrize("s", SPLIT_EDGE_SERIES, ids=range(len(SPLIT_EDGE_SERIES)))
+def test_split_family_edges_series(s, call):
+    same(s, call)
+
+
+@pytest.mark.parametrize("call", SPLIT_EDGE_FRAMES.values(), ids=SPLIT_EDGE_FRAMES.keys())
+@pytest.mark.parametrize("s", SPLIT_EDGE_SERIES, ids=range(len(SPLIT_EDGE_SERIES)))
+def test_split_family_edges_frames(s, call):
+    same_frame(s, call)
+
+
+@pytest.mark.parametrize("call", SPLIT_EDGE_VALUES.values(), ids=SPLIT_EDGE_VALUES.keys())
+@pytest.mark.parametrize("s", SPLIT_EDGE_SERIES, ids=range(len(SPLIT_EDGE_SERIES)))
+def test_cat_to_one_string_edges(s, call):
+    same_value(s, call)
+
+
+@pytest.mark.parametrize("s", SPLIT_EDGE_SERIES, ids=range(len(SPLIT_EDGE_SERIES)))
+def test_cat_with_others_edges(s):
+    a, b = s.str.slice(0, 1), s.str.slice(-1)
+    pair = lambda acc: [_both(a)(acc), _both(b)(acc)]  # noqa: E731
+    same(s, lambda acc: acc.cat(_both(a)(acc)))
+    same(s, lambda acc: acc.cat(pair(acc), sep="|"))
+    same(s, lambda acc: acc.cat(pair(acc), sep="|", na_rep="∅"))
+
+
+SPLIT_BAD_CALLS = {
+    "replace int pat": lambda acc: acc.replace(1, "a"),
+    "replace int repl": lambda acc: acc.replace("a", 1),
+    "split int pat": lambda acc: acc.split(1, expand=True),
+    "split str n": lambda acc: acc.split("a", n="x", expand=True),
+    "partition int": lambda acc: acc.partition(1),
+    "partition empty": lambda acc: acc.partition(""),
+    "rpartition empty": lambda acc: acc.rpartition(""),
+    "cat short list": lambda acc: acc.cat(["x"]),
+}
+
+
+@pytest.mark.parametrize("call", SPLIT_BAD_CALLS.values(), ids=SPLIT_BAD_CALLS.keys())
+def test_split_family_bad_arguments(call):
+    s = pd.Series(["ab", None], dtype="str")
+    with pytest.raises(Exception):  # the oracle raises, so the comparison below is about the exception type
+        call(s.str)
+    same(s, call)
+
+
+@pytest.mark.parametrize("call", [
+    lambda acc: acc.replace("a.", "b", regex=True), lambda acc: acc.replace("", "b"),
+    lambda acc: acc.replace("a", "b", case=False), lambda acc: acc.replace("a", lambda m: "b"),
+    lambda acc: acc.split("a"), lambda acc: acc.rsplit(), lambda acc: acc.split("a.", expand=True),
+    lambda acc: acc.split("", expand=True), lambda acc: acc.partition("a", expand=False),
+    lambda acc: acc.cat(rt.Series(["x", "y"], index=[1, 2])),
+])  # fmt: skip
+def test_split_family_not_implemented(call):
+    with pytest.raises(NotImplementedError):
+        call(rt.Series(["ab", None]).str)
+
+
+@pytest.mark.parametrize("join", ["left", "right", "outer", "inner"])
+def test_cat_join_on_the_same_index(join):
+    s = pd.Series(["a", None, "中"], dtype="str", index=[3, 1, 2], name="x")
+    same(s, lambda acc: acc.cat(_both(s.str.upper())(acc), join=join, sep="-"))
+
+
+def test_split_family_large_random_column():
+    rng = np.random.default_rng(11)
+    s = make_values(rng, "str", 3000, 0.1)
+    for call in [lambda acc: acc.replace("a", "中😀"), lambda acc: acc.replace("é", "", n=2)]:
+        same(s, call)
+    for call in [lambda acc: acc.split(expand=True), lambda acc: acc.rsplit("a", n=2, expand=True),
+                 lambda acc: acc.partition("é"), lambda acc: acc.rpartition("a")]:  # fmt: skip
+        same_frame(s, call)
+    same_value(s, lambda acc: acc.cat(sep="/", na_rep="-"))
+
+
+@pytest.mark.parametrize("call", [
+    lambda acc: acc.replace("a", "xy"), lambda acc: acc.split(expand=True), lambda acc: acc.rsplit("a", expand=True),
+    lambda acc: acc.partition("a"), lambda acc: acc.cat(sep="+"), lambda acc: acc.cat(sep="+", na_rep="?"),
+])  # fmt: skip
+def test_split_family_missing_rows_that_keep_their_bytes(call):
+    from riptide.core.column import StringColumn
+
+    values = pd.Series(["ab a", "中a b", " -1", "aé"], dtype="str", name="k")
+    column = rt.Series(values)._column
+    assert isinstance(column, StringColumn)
+    hidden = np.array([False, True, False, True])
+    masked = rt.Series._from_column(column.set_missing(column.xp.asarray(hidden)), rt.Series(values).index, "k")
+    expected = values.where(~hidden)
+    got = call(masked.str)
+    want = call(expected.str)
+    if isinstance(want, str):
+        assert got == want
+    elif isinstance(want, pd.DataFrame):
+        assert_frame_equal(got, want)
+    else:
+        assert_series_equal(got, want)

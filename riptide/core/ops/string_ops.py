@@ -18,6 +18,12 @@ Literal search (``contains``, ``count``, ``find``) compares a window of ``len(pa
 position, one vectorised comparison per pattern byte: O(total bytes * pattern length), fine for the short
 patterns people use. A match can only begin on a code-point start, because a valid UTF-8 pattern begins with one.
 
+``replace`` and ``split`` act on the greedy non-overlapping occurrences ("aa" in "aaa" is replaced once, at 0;
+``rsplit`` scans from the right, so at 1). Which occurrences the greedy scan keeps is found without a scan: each
+occurrence points to the next one that starts after it ends, and pointer jumping gives every occurrence's rank on
+its row's chain (:func:`_greedy_ranks`). Their outputs are lists of byte pieces gathered at once
+(:func:`_join_pieces`).
+
 Results follow pandas 3 with its default ``str`` dtype (backed by pyarrow's kernels): integer results are int64,
 or float64 with NaN once a row is missing; boolean results are False at missing rows (or ``na``); string results
 keep the missing rows missing.
@@ -41,7 +47,8 @@ from riptide.core.kernels.segments import gather_segments, row_of_each_element
 
 __all__ = [
     "length", "startswith", "endswith", "contains", "count", "find", "rfind", "slice_strings", "get",
-    "strip", "lstrip", "rstrip", "classify", "repeat", "pad", "zfill",
+    "strip", "lstrip", "rstrip", "classify", "repeat", "pad", "zfill", "replace", "split_pieces", "piece_columns",
+    "partition", "concat_rows", "join_all",
 ]  # fmt: skip
 
 # The code points Python's str.strip() and pyarrow's utf8_trim_whitespace both treat as whitespace.
@@ -628,3 +635,302 @@ def classify(column: StringColumn, kind: str) -> NumericColumn:
     else:
         raise ValueError(f"unknown character class {kind!r}")
     return _bool_result(result, column)
+
+
+# --- replace, split, partition, cat -------------------------------------------------------------------------------
+# These four share one idea: an output row is a run of *pieces*, each a byte range of some source buffer (the
+# column's own bytes, the replacement, a separator...). All sources are laid end to end in one buffer, every piece
+# is a (start, length) in it, and one segmented gather (:func:`gather_segments`) writes all output bytes at once.
+def _join_pieces(buffer: Any, starts: Any, lengths: Any, pieces_per_row: Any, mask: Any, xp: types.ModuleType
+                 ) -> StringColumn:  # fmt: skip
+    """Row i is the concatenation of its pieces (consecutive in ``starts`` / ``lengths``, row after row)."""
+    piece_offsets = _offsets_of(lengths, xp)
+    chars = gather_segments(buffer, starts, piece_offsets, xp)
+    offsets = piece_offsets[_offsets_of(pieces_per_row, xp)]
+    return StringColumn(offsets, chars, mask)
+
+
+class _Matches:
+    """The occurrences of a literal pattern that ``str.replace`` / ``str.split`` act on, greedy and non-overlapping.
+
+    ``starts`` are byte positions (ascending), ``rows`` their rows and ``per_row`` how many each row has, after the
+    ``n`` limit. Scanning from the right (``rsplit``) picks other occurrences of a self-overlapping pattern:
+    ``"aaa".rsplit("aa")`` splits at 1, ``"aaa".split("aa")`` at 0.
+    """
+
+    __slots__ = ("starts", "rows", "per_row")
+
+    def __init__(self, column: StringColumn, pat: str, limit: int, from_right: bool):
+        xp = column.xp
+        pattern = pat.encode("utf-8")
+        m = len(pattern)
+        where = xp.flatnonzero(_window_matches(column, pattern, xp)).astype(np.int64)
+        rows = row_of_each_element(column.offsets, xp)[where]
+        if from_right:  # mirror: the rightmost occurrence becomes the first one of an ascending scan
+            where, rows = -where[::-1] - m, rows[::-1]
+        rank = _greedy_ranks(where, rows, m, _self_overlaps(pat), xp)
+        keep = rank >= 0
+        if limit >= 0:
+            keep &= rank < limit
+        if from_right:
+            where, rows, keep = -(where[::-1] + m), rows[::-1], keep[::-1]
+        self.starts, self.rows = where[keep], rows[keep]
+        self.per_row = _count_per_row(self.rows, column.size, xp)
+
+
+def _count_per_row(rows: Any, size: int, xp: types.ModuleType) -> Any:
+    """How many of the (ascending) ``rows`` are each row 0..size-1."""
+    bounds = xp.searchsorted(rows, xp.arange(size + 1, dtype=np.int64), side="left")
+    return (bounds[1:] - bounds[:-1]).astype(np.int64)
+
+
+def _greedy_ranks(where: Any, rows: Any, m: int, overlaps: bool, xp: types.ModuleType) -> Any:
+    """For occurrences ``where`` (ascending, grouped by ``rows``) of a pattern of ``m`` bytes: the rank of each in
+    its row's greedy left-to-right chain of non-overlapping occurrences, or -1 when the chain skips it."""
+    k = where.shape[0]  # one scalar read (a shape): the number of occurrences
+    if k == 0:
+        return xp.zeros(0, dtype=np.int64)
+    first = xp.ones(k, dtype=bool)
+    first[1:] = rows[1:] != rows[:-1]
+    # The index of each occurrence's row's first occurrence (rows come grouped, ascending or mirrored).
+    group_start = xp.flatnonzero(first).astype(np.int64)[xp.cumsum(first) - 1]
+    if not overlaps:  # occurrences never overlap: all are taken, in order
+        return xp.arange(k, dtype=np.int64) - group_start
+    # next[j]: the first occurrence of the same row starting where occurrence j ends or later (k: none).
+    nxt = xp.searchsorted(where, where + m, side="left").astype(np.int64)
+    same_row = nxt < k
+    same_row[same_row] = rows[nxt[same_row]] == rows[same_row]
+    nxt = xp.where(same_row, nxt, k)
+    # chain[j]: occurrences on the greedy chain from j to the row's end, by pointer jumping (log2 k rounds).
+    pointer = xp.concatenate([nxt, xp.asarray([k], dtype=np.int64)])
+    chain = xp.concatenate([xp.ones(k, dtype=np.int64), xp.zeros(1, dtype=np.int64)])
+    rounds = max(1, int(k).bit_length())
+    for _ in range(rounds):  # loop over doubling rounds, not rows
+        chain = chain + chain[pointer]
+        pointer = pointer[pointer]
+    # j is on its row's chain iff walking (chain[first] - chain[j]) steps from the row's first occurrence lands on
+    # j; the walk is done by binary lifting, one power-of-two jump table at a time (jumps commute).
+    steps = chain[group_start] - chain[:k]
+    position = group_start
+    jump = xp.concatenate([nxt, xp.asarray([k], dtype=np.int64)])
+    for bit in range(rounds):
+        take = ((steps >> bit) & 1) == 1
+        position = xp.where(take, jump[position], position)
+        jump = jump[jump]
+    on_chain = (position == xp.arange(k, dtype=np.int64)) & (steps >= 0)
+    return xp.where(on_chain, steps, -1)
+
+
+def replace(column: StringColumn, pat: str, repl: str, n: int = -1) -> StringColumn:
+    """Replace the first ``n`` (all when ``n < 0``) non-overlapping occurrences of ``pat`` with ``repl``.
+
+    >>> import pyarrow as pa
+    >>> replace(StringColumn.from_arrow(pa.array(["aaa", "中a中", None]), np), "a", "-", 2).to_arrow().to_pylist()
+    ['--a', '中-中', None]
+    """
+    xp = column.xp
+    if not pat:
+        raise NotImplementedError("str.replace with an empty pattern (not supported yet)")
+    m = len(pat.encode("utf-8"))
+    found = _Matches(column, pat, n, from_right=False)
+    repl_bytes = _bytes_of(repl, xp)
+    buffer = xp.concatenate([column.chars, repl_bytes])
+    # Row i has 2 * c_i + 1 pieces: kept text, then (replacement, kept text) per occurrence.
+    pieces = 2 * found.per_row + 1
+    base = _offsets_of(pieces, xp)[:-1]
+    total = 2 * found.starts.shape[0] + column.size
+    starts = xp.zeros(total, dtype=np.int64)
+    lengths = xp.zeros(total, dtype=np.int64)
+    row_start, row_end = column.offsets[:-1], column.offsets[1:]
+    k = found.starts.shape[0]
+    rank = xp.arange(k, dtype=np.int64) - _offsets_of(found.per_row, xp)[found.rows]
+    # The text after occurrence j ends at the next occurrence of its row, or at the row's end.
+    after_end = row_end[found.rows].copy()
+    if k > 1:
+        later = found.rows[1:] == found.rows[:-1]
+        after_end[:-1] = xp.where(later, found.starts[1:], after_end[:-1])
+    first_end = row_end.copy()
+    has = found.per_row > 0
+    first_of_row = _offsets_of(found.per_row, xp)[:-1]
+    first_end[has] = found.starts[first_of_row[has]]
+    starts[base] = row_start
+    lengths[base] = first_end - row_start
+    slot = base[found.rows] + 2 * rank
+    starts[slot + 1] = column.chars.shape[0]
+    lengths[slot + 1] = len(repl.encode("utf-8"))
+    starts[slot + 2] = found.starts + m
+    lengths[slot + 2] = after_end - (found.starts + m)
+    return _join_pieces(buffer, starts, lengths, pieces, column.mask, xp)
+
+
+def _whitespace_tokens(column: StringColumn) -> tuple[Any, Any, Any]:
+    """Runs of non-whitespace code points: their byte starts, byte ends and rows (ascending)."""
+    xp = column.xp
+    cps = _CodePoints(column)
+    solid = ~xp.isin(cps.values(column), xp.asarray(np.array(WHITESPACE, dtype=np.int64)))
+    rows = row_of_each_element(cps.offsets, xp)
+    k = solid.shape[0]
+    previous_solid = xp.zeros(k, dtype=bool)
+    next_solid = xp.zeros(k, dtype=bool)
+    if k > 1:
+        previous_solid[1:] = solid[:-1] & (rows[1:] == rows[:-1])
+        next_solid[:-1] = solid[1:] & (rows[1:] == rows[:-1])
+    begin = xp.flatnonzero(solid & ~previous_solid)
+    end = xp.flatnonzero(solid & ~next_solid)
+    return cps.bounds[begin], cps.bounds[end + 1], rows[begin]
+
+
+def split_pieces(column: StringColumn, pat: Any, n: int, from_right: bool) -> tuple[Any, Any, Any]:
+    """Where each row's pieces of ``str.split`` / ``str.rsplit`` are: byte ``starts``, ``ends`` (ascending, row after
+    row) and the count per row (0 for a missing row). ``n < 0``: no limit."""
+    xp = column.xp
+    row_start, row_end = column.offsets[:-1], column.offsets[1:]
+    valid = xp.ones(column.size, dtype=bool) if column.mask is None else column.mask
+    if pat is None:
+        begin, end, rows = _whitespace_tokens(column)
+        in_valid = valid[rows]  # a missing row may keep bytes: its tokens are dropped
+        begin, end, rows = begin[in_valid], end[in_valid], rows[in_valid]
+        per_row = _count_per_row(rows, column.size, xp)
+        first = _offsets_of(per_row, xp)
+        rank = xp.arange(rows.shape[0], dtype=np.int64) - first[:-1][rows]
+        if n >= 0:
+            # Only n splits: the last piece (first, from the right) runs on to the row's end (start).
+            if from_right:
+                rank_r = per_row[rows] - 1 - rank
+                keep = rank_r <= n
+                begin = xp.where(rank_r == n, row_start[rows], begin)
+            else:
+                keep = rank <= n
+                end = xp.where(rank == n, row_end[rows], end)
+            begin, end, rows = begin[keep], end[keep], rows[keep]
+            per_row = xp.minimum(per_row, n + 1)
+        return begin, end, xp.where(valid, per_row, 0)
+    m = len(pat.encode("utf-8"))
+    found = _Matches(column, pat, n, from_right)
+    per_row = found.per_row + 1
+    # Pieces: each row's start, then one after every occurrence; each ends at the next occurrence or the row end.
+    base = _offsets_of(per_row, xp)[:-1]
+    k = found.starts.shape[0]
+    rank = xp.arange(k, dtype=np.int64) - _offsets_of(found.per_row, xp)[found.rows]
+    total = column.size + k
+    begin = xp.zeros(total, dtype=np.int64)
+    end = xp.zeros(total, dtype=np.int64)
+    begin[base] = row_start
+    begin[base[found.rows] + rank + 1] = found.starts + m
+    end[base + per_row - 1] = row_end
+    end[base[found.rows] + rank] = found.starts
+    keep_rows = valid[row_of_each_element(_offsets_of(per_row, xp), xp)]
+    return begin[keep_rows], end[keep_rows], xp.where(valid, per_row, 0)
+
+
+def piece_columns(column: StringColumn, begin: Any, end: Any, per_row: Any, n_columns: int) -> list[StringColumn]:
+    """Column t holds every row's t-th piece, missing where the row has fewer pieces."""
+    xp = column.xp
+    first = _offsets_of(per_row, xp)[:-1]
+    last = max(begin.shape[0] - 1, 0)
+    out = []
+    for t in range(n_columns):  # loop over output columns
+        has = per_row > t
+        at = xp.minimum(first + t, last)
+        lo = xp.where(has, begin[at] if begin.shape[0] else 0, 0)
+        hi = xp.where(has, end[at] if end.shape[0] else 0, 0)
+        out.append(_substrings(column, lo, hi, has))
+    return out
+
+
+def partition(column: StringColumn, sep: str, from_right: bool) -> list[StringColumn]:
+    """The three columns of ``str.partition`` (``str.rpartition``): before, the separator, after.
+
+    >>> import pyarrow as pa
+    >>> cols = partition(StringColumn.from_arrow(pa.array(["a-b-c", "x"]), np), "-", True)
+    >>> [c.to_arrow().to_pylist() for c in cols]
+    [['a-b', ''], ['-', ''], ['c', 'x']]
+    """
+    xp = column.xp
+    m = len(sep.encode("utf-8"))
+    where = xp.flatnonzero(_window_matches(column, sep.encode("utf-8"), xp)).astype(np.int64)
+    rows = row_of_each_element(column.offsets, xp)[where]
+    at = xp.full(column.size, -1, dtype=np.int64)
+    if where.shape[0]:
+        edge = xp.ones(rows.shape[0], dtype=bool)
+        if from_right:  # the last occurrence of each row (any occurrence, overlapping or not, as Python's)
+            edge[:-1] = rows[1:] != rows[:-1]
+        else:
+            edge[1:] = rows[1:] != rows[:-1]
+        at[rows[edge]] = where[edge]
+    row_start, row_end = column.offsets[:-1], column.offsets[1:]
+    found = at >= 0
+    miss = row_end if not from_right else row_start  # where the split is when sep is absent
+    cut = xp.where(found, at, miss)
+    cut_end = xp.where(found, at + m, miss)
+    before = _substrings(column, row_start, cut, column.mask)
+    middle = _substrings(column, cut, cut_end, column.mask)
+    after = _substrings(column, cut_end, row_end, column.mask)
+    return [before, middle, after]
+
+
+def concat_rows(columns: list[StringColumn], sep: str, na_rep: Any) -> StringColumn:
+    """Row-wise ``c0 + sep + c1 + sep + ...``; missing where any input is, unless ``na_rep`` stands in for them.
+
+    >>> import pyarrow as pa
+    >>> a = StringColumn.from_arrow(pa.array(["a", None, "中"]), np)
+    >>> concat_rows([a, a], "-", None).to_arrow().to_pylist(), concat_rows([a, a], "", "?").to_arrow().to_pylist()
+    (['a-a', None, '中-中'], ['aa', '??', '中中'])
+    """
+    xp = columns[0].xp
+    size = columns[0].size
+    sep_bytes = _bytes_of(sep, xp)
+    rep_bytes = _bytes_of(na_rep if na_rep is not None else "", xp)
+    buffers, bases, position = [], [], 0
+    for col in columns:
+        buffers.append(col.chars)
+        bases.append(position)
+        position += col.chars.shape[0]  # one scalar read per column (a shape)
+    sep_at, rep_at = position, position + sep_bytes.shape[0]
+    buffer = xp.concatenate(buffers + [sep_bytes, rep_bytes])
+    width = 2 * len(columns) - 1  # pieces per row: c0, sep, c1, sep, ...
+    starts = xp.zeros((size, width), dtype=np.int64)
+    lengths = xp.zeros((size, width), dtype=np.int64)
+    mask = None
+    for j, col in enumerate(columns):  # loop over the input columns
+        start, length = col.offsets[:-1] + bases[j], col.lengths()
+        if col.mask is not None:
+            if na_rep is None:
+                mask = col.mask if mask is None else mask & col.mask
+            else:
+                start = xp.where(col.mask, start, rep_at)
+                length = xp.where(col.mask, length, rep_bytes.shape[0])
+        starts[:, 2 * j], lengths[:, 2 * j] = start, length
+        if j:
+            starts[:, 2 * j - 1], lengths[:, 2 * j - 1] = sep_at, sep_bytes.shape[0]
+    per_row = xp.full(size, width, dtype=np.int64)
+    return _join_pieces(buffer, starts.reshape(-1), lengths.reshape(-1), per_row, mask, xp)
+
+
+def join_all(column: StringColumn, sep: str, na_rep: Any) -> str:
+    """Every row joined with ``sep`` into one Python str (missing rows skipped, or written as ``na_rep``).
+
+    >>> import pyarrow as pa
+    >>> join_all(StringColumn.from_arrow(pa.array(["a", None, "é"]), np), ", ", None)
+    'a, é'
+    """
+    xp = column.xp
+    if column.mask is not None and na_rep is None:
+        column = column.filter(column.mask)
+    if column.size == 0:
+        return ""
+    sep_bytes = _bytes_of(sep, xp)
+    rep_bytes = _bytes_of(na_rep if na_rep is not None else "", xp)
+    total_chars = column.chars.shape[0]
+    buffer = xp.concatenate([column.chars, sep_bytes, rep_bytes])
+    size = column.size
+    starts = xp.full(2 * size - 1, total_chars, dtype=np.int64)  # odd pieces: the separator
+    lengths = xp.full(2 * size - 1, sep_bytes.shape[0], dtype=np.int64)
+    start, length = column.offsets[:-1], column.lengths()
+    if column.mask is not None:
+        start = xp.where(column.mask, start, total_chars + sep_bytes.shape[0])
+        length = xp.where(column.mask, length, rep_bytes.shape[0])
+    starts[0::2], lengths[0::2] = start, length
+    joined = _join_pieces(buffer, starts, lengths, xp.asarray(np.array([2 * size - 1], dtype=np.int64)), None, xp)
+    # one deliberate device-to-host copy: the result is a single Python str
+    return bytes(_device.to_host(joined.chars)).decode("utf-8")
