@@ -45,6 +45,7 @@ _LAZY_EXPORTS = {
     "pivot_table": "riptide.frame.pivot",
     "crosstab": "riptide.frame.pivot",
     "to_datetime": "riptide.frame.to_datetime",
+    "to_numeric": "riptide.frame.to_numeric",
 }
 __all__ += list(_LAZY_EXPORTS)
 

@@ -32,6 +32,7 @@ from riptide.frame.multi_index import SeriesMultiIndexMethods
 from riptide.frame.datetime_accessor import SeriesDatetimeAccessorMethods
 from riptide.frame.categorical_accessor import SeriesCategoricalAccessorMethods
 from riptide.frame.string_accessor import SeriesStringAccessorMethods
+from riptide.frame.mapping import SeriesMappingMethods
 
 __all__ = ["Series"]
 
@@ -42,7 +43,7 @@ class Series(
     OperatorMethods, SeriesSortingMethods, SeriesGroupByMethods, SeriesMergeMethods, SeriesReshapeMethods,
     SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
     SeriesMultiIndexMethods, SeriesDatetimeAccessorMethods, SeriesCategoricalAccessorMethods,
-    SeriesStringAccessorMethods,
+    SeriesStringAccessorMethods, SeriesMappingMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 
