@@ -15,12 +15,15 @@ pandas' rules followed here (pandas 3, default ``str`` dtype):
 * ``split`` / ``rsplit`` (``expand=True``) and ``partition`` / ``rpartition`` give a DataFrame with columns
   0..k-1, k being the most pieces of any row (a missing row counts as one piece), missing cells where a row has fewer;
 * ``cat()`` with no ``others`` returns one Python str (the only result that leaves the device).
+* case mapping (``lower``, ``upper``, ``swapcase``, ``capitalize``, ``title``) follows pyarrow's kernels, which
+  pandas uses: one code point to one ('ß'.upper() is 'ẞ', no final sigma); ``casefold`` follows Python's
+  ``str.casefold``, as pandas does ('ß' -> 'ss').
 
 Not yet (``NotImplementedError``): regular expressions (``contains`` / ``count`` / ``replace`` / ``split`` with a
 pattern that has a regex special character), ``case=False``, ``flags``, empty ``replace`` / ``split`` patterns,
 ``split`` / ``partition`` with ``expand=False`` (pandas returns an object column of Python lists / tuples, which
 riptide cannot hold), ``cat`` with ``others`` on another index (alignment), per-row ``repeat`` counts, ``.str`` of
-a categorical Series, and the rest of pandas' string methods (``upper``, ``extract``...).
+a categorical Series, and the rest of pandas' string methods (``extract``, ``normalize``...).
 """
 
 from __future__ import annotations
@@ -259,6 +262,62 @@ class StringMethods:
         """Whether each string has a cased character and no lower-case one."""
         return self._wrap(ops.classify(self._column, "upper"))
 
+    # --- case mapping ------------------------------------------------------------------------------------------
+    def lower(self) -> Any:
+        """Each string in lower case (pyarrow's one-to-one mapping, as pandas: no final-sigma rule).
+
+        >>> import riptide as rt
+        >>> rt.Series(["ÀB", None, "ΑΣ"]).str.lower().to_pandas().tolist()
+        ['àb', nan, 'ασ']
+        """
+        return self._wrap(ops.change_case(self._column, "lower"))
+
+    def upper(self) -> Any:
+        """Each string in upper case (one code point to one, as pandas: 'ß' becomes 'ẞ').
+
+        >>> import riptide as rt
+        >>> rt.Series(["straße", ""]).str.upper().to_pandas().tolist()
+        ['STRAẞE', '']
+        """
+        return self._wrap(ops.change_case(self._column, "upper"))
+
+    def casefold(self) -> Any:
+        """Each string case-folded like Python's ``str.casefold`` (which may lengthen it: 'ß' becomes 'ss').
+
+        >>> import riptide as rt
+        >>> rt.Series(["Straße"]).str.casefold().to_pandas().tolist()
+        ['strasse']
+        """
+        return self._wrap(ops.change_case(self._column, "casefold"))
+
+    def swapcase(self) -> Any:
+        """Upper-case letters to lower case and lower-case ones to upper case (title-case letters stay).
+
+        >>> import riptide as rt
+        >>> rt.Series(["aBc"]).str.swapcase().to_pandas().tolist()
+        ['AbC']
+        """
+        return self._wrap(ops.change_case(self._column, "swapcase"))
+
+    def capitalize(self) -> Any:
+        """The first character in upper case, the rest in lower case.
+
+        >>> import riptide as rt
+        >>> rt.Series(["hELLO wORLD"]).str.capitalize().to_pandas().tolist()
+        ['Hello world']
+        """
+        return self._wrap(ops.change_case(self._column, "capitalize"))
+
+    def title(self) -> Any:
+        """Each word's first letter in upper case and its other letters in lower case (a word is a run of cased
+        letters, so "3rd" becomes "3Rd", as in pandas).
+
+        >>> import riptide as rt
+        >>> rt.Series(["hello wORLD 3rd"]).str.title().to_pandas().tolist()
+        ['Hello World 3Rd']
+        """
+        return self._wrap(ops.change_case(self._column, "title"))
+
     # --- replace, split, partition, cat --------------------------------------------------------------------------
     def replace(self, pat: str, repl: str | None = None, n: int = -1, case: bool | None = None, flags: int = 0,
                 regex: bool = False) -> Any:  # fmt: skip
@@ -298,6 +357,8 @@ class StringMethods:
             n = -1
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
             raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if method == "split" and regex is None and pat is not None and len(pat) > 1 and n < -1:
+            n = 0  # pandas splits such a pattern with re.split, whose negative maxsplit splits nothing
         if not expand:
             raise NotImplementedError(
                 f"str.{method}(expand=False): pandas returns an object column of Python lists, which riptide cannot "

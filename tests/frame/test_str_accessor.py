@@ -4,6 +4,8 @@ in values, dtype, index and name, and bad arguments must raise pandas' exception
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -474,3 +476,116 @@ def test_split_family_missing_rows_that_keep_their_bytes(call):
         assert_frame_equal(got, want)
     else:
         assert_series_equal(got, want)
+
+
+# === case mapping: lower, upper, casefold, swapcase, capitalize, title ================================================
+CASE_METHODS = ["lower", "upper", "casefold", "swapcase", "capitalize", "title"]
+# Letters whose mappings are special: 'ß' (upper 'ẞ' in pyarrow, 'ss' when folded), dotted/dotless i, the three
+# sigmas (no final-sigma rule in pyarrow), the titlecase digraphs 'Ǆ ǅ ǆ', ligatures and 'ŉ' (longer when folded),
+# letters whose images have another UTF-8 length ('ı' 2 -> 'I' 1 byte, 'ⱥ' 3 -> 'Ⱥ' 2), cased non-letters ('Ⅷ',
+# 'ⓐ'), 4-byte letters ('𐐀'), and uncased characters that split words in title().
+_CASE_ALPHABET = "aAzZ1 '-ßẞİıiIΣσςǄǅǆﬁŉⱥȺÀé中😀Ⅷⓐ𐐀ǰ\u0345"
+
+
+def _check_case_methods(s: pd.Series) -> None:
+    for name in CASE_METHODS:
+        same(s, lambda acc, name=name: getattr(acc, name)())
+
+
+@SETTINGS
+@given(str_series(alphabet=_CASE_ALPHABET))
+def test_case_methods(s):
+    _check_case_methods(s)
+
+
+@SETTINGS
+@given(str_series(alphabet=_ASCII + "xyQ"))
+def test_case_methods_ascii(s):
+    # Pure ASCII columns take the byte-map path (offsets unchanged).
+    _check_case_methods(s)
+
+
+@settings(max_examples=15, deadline=None)
+@given(series_st(dtypes=["str"]))
+def test_case_methods_conftest_text(s):
+    _check_case_methods(s)
+
+
+CASE_EDGE_SERIES = [
+    pd.Series([], dtype="str"),
+    pd.Series([None, None], dtype="str"),
+    pd.Series([""], dtype="str"),
+    pd.Series(["", None, ""], dtype="str", name="e"),
+    pd.Series(["ǆ"], dtype="str", name="one"),
+    pd.Series(["ß", "straße", "İstanbul", "ΣΑΣ ΑΣ σς", "ǆemal ǅ Ǆ", "ﬁne", "ŉ", "ǰ", "3rd a1b o'neil", "ⱥı"],
+              dtype="str", index=[9, 7, 5, 3, 1, 0, 2, 4, 6, 8]),
+    pd.Series(["HELLO", "world", "MiXeD cAsE", None, "", "a"], dtype="str"),
+]
+
+
+@pytest.mark.parametrize("name", CASE_METHODS)
+@pytest.mark.parametrize("s", CASE_EDGE_SERIES, ids=range(len(CASE_EDGE_SERIES)))
+def test_case_methods_edges(s, name):
+    same(s, lambda acc: getattr(acc, name)())
+
+
+def test_case_methods_special_values():
+    # pandas' answers, written out: pyarrow's simple mappings, except casefold (Python's full folding).
+    s = rt.Series(["ß", "İ", "ΑΣ", "ǆ", "ǅ"])
+    assert s.str.upper().to_pandas().tolist() == ["ẞ", "İ", "ΑΣ", "Ǆ", "Ǆ"]
+    assert s.str.lower().to_pandas().tolist() == ["ß", "i", "ασ", "ǆ", "ǆ"]
+    assert s.str.casefold().to_pandas().tolist() == ["ss", "i̇", "ασ", "ǆ", "ǆ"]
+    assert s.str.swapcase().to_pandas().tolist() == ["ẞ", "i", "ασ", "Ǆ", "ǅ"]
+    assert s.str.capitalize().to_pandas().tolist() == ["ẞ", "İ", "Ασ", "Ǆ", "Ǆ"]
+    assert s.str.title().to_pandas().tolist() == ["ẞ", "İ", "Ασ", "Ǆ", "Ǆ"]
+
+
+def test_case_methods_every_code_point():
+    # Every Unicode scalar value, in rows of a few neighbours (some separated by a space or a digit so that
+    # title() starts new words), against pandas: the tables must agree with the engines on the whole range.
+    rng = np.random.default_rng(3)
+    every = np.concatenate([np.arange(0, 0xD800), np.arange(0xE000, 0x110000)]).astype(np.uint32)
+    separators = rng.choice(np.array([ord(" "), ord("7"), ord("a"), ord("A")], dtype=np.uint32), every.shape[0])
+    interrupted = np.where(rng.random(every.shape[0]) < 0.2, separators, every)
+    values = []
+    for chunk in (every, interrupted):
+        joined = chunk.tobytes().decode("utf-32-le")
+        cuts = np.cumsum(rng.integers(1, 9, size=chunk.shape[0]))
+        cuts = [0] + cuts[cuts < len(joined)].tolist() + [len(joined)]
+        values += [joined[a:b] for a, b in itertools.pairwise(cuts)]
+    s = pd.Series(values, dtype="str")
+    _check_case_methods(s)
+
+
+def test_case_methods_large_random_column():
+    rng = np.random.default_rng(5)
+    _check_case_methods(make_values(rng, "str", 3000, 0.1))
+
+
+CASE_CALLS = [lambda acc, name=name: getattr(acc, name)() for name in CASE_METHODS]
+
+
+@pytest.mark.parametrize("call", CASE_CALLS, ids=CASE_METHODS)
+def test_case_methods_missing_rows_that_keep_their_bytes(call):
+    from riptide.core.column import StringColumn
+
+    for texts in (["ab a", "中a b", " -1", "aé"], ["ab a", "cD b", " -1", "ßX"]):  # hidden non-ASCII, then ASCII
+        values = pd.Series(texts, dtype="str", name="k")
+        column = rt.Series(values)._column
+        assert isinstance(column, StringColumn)
+        hidden = np.array([False, True, False, True])
+        masked = rt.Series._from_column(column.set_missing(column.xp.asarray(hidden)), rt.Series(values).index, "k")
+        expected = values.where(~hidden)
+        check_same_outcome(lambda m=masked: call(m.str), lambda e=expected: call(e.str), assert_series_equal)
+
+
+@pytest.mark.parametrize("call", CASE_CALLS, ids=CASE_METHODS)
+def test_case_methods_all_valid_mask(call):
+    from riptide.core.column import StringColumn
+
+    for texts in (["ab a", "", "B-1"], ["Ab ß", "", "ǅ"]):
+        values = pd.Series(texts, dtype="str")
+        column = rt.Series(values)._column
+        full_mask = StringColumn(column.offsets, column.chars, column.xp.ones(column.size, dtype=bool))
+        series = rt.Series._from_column(full_mask, rt.Series(values).index, None)
+        check_same_outcome(lambda r=series: call(r.str), lambda p=values: call(p.str), assert_series_equal)

@@ -36,6 +36,7 @@ device-to-host copy, documented and deliberate).
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import Any
 
@@ -48,7 +49,7 @@ from riptide.core.kernels.segments import gather_segments, row_of_each_element
 __all__ = [
     "length", "startswith", "endswith", "contains", "count", "find", "rfind", "slice_strings", "get",
     "strip", "lstrip", "rstrip", "classify", "repeat", "pad", "zfill", "replace", "split_pieces", "piece_columns",
-    "partition", "concat_rows", "join_all",
+    "partition", "concat_rows", "join_all", "change_case",
 ]  # fmt: skip
 
 # The code points Python's str.strip() and pyarrow's utf8_trim_whitespace both treat as whitespace.
@@ -934,3 +935,198 @@ def join_all(column: StringColumn, sep: str, na_rep: Any) -> str:
     joined = _join_pieces(buffer, starts, lengths, xp.asarray(np.array([2 * size - 1], dtype=np.int64)), None, xp)
     # one deliberate device-to-host copy: the result is a single Python str
     return bytes(_device.to_host(joined.chars)).decode("utf-8")
+
+
+# --- case mapping: lower, upper, casefold, swapcase, capitalize, title ------------------------------------------------
+# pandas 3 (``str`` dtype) maps case with pyarrow's ``utf8_lower`` / ``utf8_upper`` / ``utf8_swapcase`` /
+# ``utf8_capitalize`` / ``utf8_title`` (utf8proc's one-to-one simple mappings: 'ß'.upper() is 'ẞ', no final sigma,
+# 'ǆ' capitalizes to 'Ǆ') and ``casefold`` with Python's ``str.casefold`` (full folding: 'ß' -> 'ss'). Every one
+# of them maps each code point on its own, except that ``capitalize`` upper-cases a row's first code point and
+# lower-cases the rest, and ``title`` upper-cases a cased code point that follows an uncased one (or starts the
+# row) and lower-cases the other cased ones. So a mapping is a table, built once on the host by running the engine
+# itself over every code point (:func:`_case_table`): the sorted code points whose image differs, and the UTF-8
+# bytes of their images. On the device, a code point's entry is found by ``searchsorted``; the new byte length of
+# every code point gives the new offsets by a cumsum, and one segmented gather copies each code point's bytes
+# either from the column or from the table. A pure-ASCII column skips all that: its images are ASCII too
+# (checked when the table is built), so one gather through a 256-entry byte map does it, offsets unchanged.
+_SIMPLE_CASE_ENGINES = {"lower": "utf8_lower", "upper": "utf8_upper", "swapcase": "utf8_swapcase"}
+
+
+class _CaseTable(types.SimpleNamespace):
+    """A host table of one case mapping: ``keys`` (sorted int64 code points whose image differs), ``offsets``
+    (int64, len(keys) + 1) into ``data`` (uint8, the UTF-8 images), and ``byte_map`` (uint8[256], the images of
+    the ASCII bytes; bytes >= 0x80 map to themselves and are never looked up)."""
+
+
+def _all_code_points() -> np.ndarray:
+    """Every Unicode scalar value (surrogates cannot occur in UTF-8), as uint32."""
+    return np.concatenate([np.arange(0, 0xD800), np.arange(0xE000, 0x110000)]).astype(np.uint32)
+
+
+def _utf32(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def _table_from_images(keys: np.ndarray, images: list[str]) -> _CaseTable:
+    encoded = [image.encode("utf-8") for image in images]  # host table building: one entry per changed code point
+    lengths = np.array([len(e) for e in encoded], dtype=np.int64)
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    data = np.frombuffer(b"".join(encoded), dtype=np.uint8).copy()
+    byte_map = np.arange(256, dtype=np.uint8)
+    for key, image in zip(keys.tolist(), encoded):
+        if key < 0x80:
+            # the ASCII fast path relies on ASCII staying one ASCII byte (true for every engine used here)
+            assert len(image) == 1 and image[0] < 0x80, (key, image)
+            byte_map[key] = image[0]
+    return _CaseTable(keys=keys.astype(np.int64), offsets=offsets, data=data, byte_map=byte_map)
+
+
+@functools.cache
+def _case_table(kind: str) -> _CaseTable:
+    """The table of ``kind`` ("lower", "upper", "swapcase", "casefold"), from the engine pandas uses for it.
+
+    >>> t = _case_table("casefold")
+    >>> i = int(np.searchsorted(t.keys, ord("ß")))
+    >>> bytes(t.data[t.offsets[i]:t.offsets[i + 1]]).decode(), chr(t.byte_map[ord("A")])
+    ('ss', 'a')
+    """
+    code_points = _all_code_points()
+    everything = code_points.tobytes().decode("utf-32-le")
+    if kind == "casefold":
+        # Python's str.casefold folds each code point on its own (no context); NUL folds to itself, so joining
+        # the others with it and splitting the folded text gives every code point's image at C speed.
+        code_points = code_points[1:]
+        images = "\x00".join(everything[1:]).casefold().split("\x00")
+        assert len(images) == code_points.shape[0]
+        changed = np.array([image != chr(c) for c, image in zip(code_points.tolist(), images)], dtype=bool)
+        keys = code_points[changed]
+        return _table_from_images(keys, [images[i] for i in np.flatnonzero(changed).tolist()])
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    # pyarrow's case kernels map code point by code point, one to one: the whole alphabet in one string.
+    mapped = _utf32(getattr(pc, _SIMPLE_CASE_ENGINES[kind])(pa.array([everything])).to_pylist()[0])
+    assert mapped.shape == code_points.shape
+    changed = mapped != code_points
+    return _table_from_images(code_points[changed], [chr(c) for c in mapped[changed].tolist()])
+
+
+@functools.cache
+def _cased_code_points() -> np.ndarray:
+    """The sorted code points pyarrow's ``utf8_title`` treats as cased (those that continue a word).
+
+    Found from the engine itself: in ``c + "a"`` the "a" stays lower case exactly when ``c`` is cased.
+
+    >>> [int(c) in set(_cased_code_points().tolist()) for c in b"a1 Z"]
+    [True, False, False, True]
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    code_points = _all_code_points()
+    pairs = np.empty(2 * code_points.shape[0], dtype=np.uint32)
+    pairs[0::2], pairs[1::2] = code_points, ord("a")
+    titled = _utf32(pc.utf8_title(pa.array([pairs.tobytes().decode("utf-32-le")])).to_pylist()[0])
+    assert titled.shape == pairs.shape
+    cased = code_points[titled[1::2] == ord("a")].astype(np.int64)
+    # title() only touches cased code points, so lower and upper must leave every other one as it is
+    for kind in ("lower", "upper"):
+        assert np.isin(_case_table(kind).keys, cased).all()
+    return cased
+
+
+def _is_ascii(column: StringColumn) -> bool:
+    # one scalar read: a pure-ASCII column takes the byte-map path
+    return not (column.chars.shape[0] and bool((column.chars >= 0x80).any()))
+
+
+def _row_starts(offsets: Any, n: int, xp: types.ModuleType) -> Any:
+    """Per element of a buffer of ``n`` elements cut by ``offsets``: does it start its row?"""
+    first = xp.zeros(n, dtype=bool)
+    begins = offsets[:-1]
+    first[begins[begins < offsets[1:]]] = True  # empty rows start nothing
+    return first
+
+
+def _in_sorted(values: Any, keys: Any, xp: types.ModuleType) -> tuple[Any, Any]:
+    """For every value: its index in the sorted ``keys`` (clipped) and whether it is there."""
+    k = keys.shape[0]
+    if k == 0:
+        return xp.zeros(values.shape[0], dtype=np.int64), xp.zeros(values.shape[0], dtype=bool)
+    at = xp.minimum(xp.searchsorted(keys, values), k - 1)
+    return at, keys[at] == values
+
+
+def _upper_here(column: StringColumn, values: Any, offsets: Any, kind: str) -> Any:
+    """capitalize / title: which code points (or ASCII bytes) take the upper-case map (the rest take lower)."""
+    xp = column.xp
+    first = _row_starts(offsets, values.shape[0], xp)
+    if kind == "capitalize":
+        return first
+    _, cased = _in_sorted(values, xp.asarray(_cased_code_points()), xp)
+    follows_cased = xp.zeros(values.shape[0], dtype=bool)
+    follows_cased[1:] = cased[:-1]
+    return ~(follows_cased & ~first)
+
+
+def _map_ascii(column: StringColumn, kind: str) -> StringColumn:
+    xp = column.xp
+    chars = column.chars
+    if kind in ("capitalize", "title"):
+        upper = xp.asarray(_case_table("upper").byte_map)[chars]
+        lower = xp.asarray(_case_table("lower").byte_map)[chars]
+        chars = xp.where(_upper_here(column, chars.astype(np.int64), column.offsets, kind), upper, lower)
+    else:
+        chars = xp.asarray(_case_table(kind).byte_map)[chars]
+    return StringColumn(column.offsets, chars.astype(np.uint8, copy=False), column.mask)
+
+
+def _map_code_points(column: StringColumn, kind: str) -> StringColumn:
+    xp = column.xp
+    cps = _CodePoints(column)
+    values = cps.values(column)
+    if kind in ("capitalize", "title"):
+        tables = [_case_table("upper"), _case_table("lower")]
+        use_first = _upper_here(column, values, cps.offsets, kind)
+    else:
+        tables = [_case_table(kind)]
+        use_first = None
+    # Table images sit after the column's bytes in one buffer, so one gather copies kept and mapped bytes alike.
+    buffers, base = [column.chars], column.chars.shape[0]
+    hit = image_start = image_length = None
+    for t, table in enumerate(tables):  # one or two tables, not rows
+        offsets = xp.asarray(table.offsets)
+        at, found = _in_sorted(values, xp.asarray(table.keys), xp)
+        start, length = offsets[at] + base, offsets[at + 1] - offsets[at]
+        if t == 0:
+            hit, image_start, image_length = found, start, length
+        else:
+            hit = xp.where(use_first, hit, found)
+            image_start = xp.where(use_first, image_start, start)
+            image_length = xp.where(use_first, image_length, length)
+        buffers.append(xp.asarray(table.data))
+        base += table.data.shape[0]
+    width = cps.bounds[1:] - cps.bounds[:-1]
+    starts = xp.where(hit, image_start, cps.starts)
+    cp_offsets = _offsets_of(xp.where(hit, image_length, width), xp)
+    chars = gather_segments(xp.concatenate(buffers), starts, cp_offsets, xp)
+    return StringColumn(cp_offsets[cps.offsets], chars, column.mask)
+
+
+def change_case(column: StringColumn, kind: str) -> StringColumn:
+    """``str.<kind>()`` for kind in lower, upper, casefold, swapcase, capitalize, title (pandas' results).
+
+    >>> import pyarrow as pa
+    >>> col = StringColumn.from_arrow(pa.array(["straße", None, "ǆemal İz", "ΑΣ a1b"]), np)
+    >>> for kind in ("upper", "casefold", "title"):
+    ...     print(change_case(col, kind).to_arrow().to_pylist())
+    ['STRAẞE', None, 'ǄEMAL İZ', 'ΑΣ A1B']
+    ['strasse', None, 'ǆemal i̇z', 'ασ a1b']
+    ['Straße', None, 'Ǆemal İz', 'Ασ A1B']
+    """
+    if kind not in ("lower", "upper", "casefold", "swapcase", "capitalize", "title"):
+        raise ValueError(f"unknown case mapping {kind!r}")
+    if _is_ascii(column):
+        return _map_ascii(column, kind)
+    return _map_code_points(column, kind)
