@@ -2,11 +2,13 @@
 
 * A numeric (or bool) Series without ``downcast`` is already what pandas returns: it comes back as is, on the
   device, with no copy of its data.
-* Strings, and ``downcast=``, run through ``pandas.to_numeric`` on the host with a one-time warning naming the
-  reason, so values, dtypes (``int64`` when every string is an integer, ``float64`` otherwise, ``Int64`` for a
-  nullable input) and error messages are pandas' own. A device parser of decimal text (sign, digits, ``.``,
-  exponent, ``inf``/``nan`` spellings) is the planned replacement for the string case; this module is where it
-  goes.
+* A ``str`` Series without ``downcast`` is parsed on the device by :mod:`riptide.core.ops.parse_number`:
+  ``int64`` when every row is integer text that fits, ``float64`` (NaN for missing, empty and, with
+  ``errors="coerce"``, invalid rows) otherwise, and pandas' ``ValueError`` naming the first invalid row.
+  Integer text beyond int64 (pandas' dtype then depends on all rows: uint64, object, or the strings unchanged)
+  is left to pandas.
+* Other text input, the cases above, and ``downcast=`` run through ``pandas.to_numeric`` on the host with a
+  one-time warning naming the reason, so values, dtypes and error messages are pandas' own.
 * Integers beyond ``int64``/``uint64`` are Python ints in an object column for pandas; riptide has no object
   columns and raises a TypeError saying so.
 * Scalars, lists and arrays are pandas' business: they are handed to ``pandas.to_numeric`` unchanged.
@@ -17,9 +19,13 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from riptide.core import dtypes
+from riptide.core.column.numeric import NumericColumn
+from riptide.core.column.string import StringColumn
+from riptide.core.ops.parse_number import parse_numbers
 
 __all__ = ["to_numeric"]
 
@@ -57,6 +63,10 @@ def to_numeric(arg: Any, errors: str = "raise", downcast: str | None = None) -> 
     numeric = dtypes.is_numeric_or_bool(dtype) and not dtypes.is_datetimelike(dtype)
     if numeric and downcast is None:
         return Series._from_column(arg._column, arg._index, arg.name)  # pandas returns numeric data unchanged
+    if downcast is None and isinstance(arg._column, StringColumn):
+        parsed = _parse_strings(arg, errors)
+        if parsed is not None:
+            return parsed
     reason = f"downcast={downcast!r}" if numeric else f"parsing {dtype} values as numbers"
     _warn_once(reason)
     host = pd.to_numeric(arg.to_pandas(), errors=errors, downcast=downcast)
@@ -65,6 +75,28 @@ def to_numeric(arg: Any, errors: str = "raise", downcast: str | None = None) -> 
         raise TypeError("to_numeric: integers too large for int64 and uint64 give pandas an object column, "
                         "which riptide columns cannot hold; use .astype(float) on the parsed values instead")
     return Series(host)
+
+
+def _parse_strings(arg: Any, errors: str) -> Any:
+    """Parse a ``str`` Series on the device; None when pandas must decide (integers beyond int64)."""
+    from riptide.frame.series import Series
+
+    column = arg._column
+    xp = column.xp
+    parsed = parse_numbers(column.offsets, column.chars, xp)
+    missing = column.isna() | parsed.empty
+    invalid = parsed.invalid & ~missing
+    if errors == "raise" and bool(xp.any(invalid)):  # one scalar read: whether to raise
+        position = int(xp.argmax(invalid))  # one scalar read: the first bad row, named as pandas does
+        text = column.slice(position, position + 1).to_arrow()[0].as_py()
+        raise ValueError(f"Unable to parse string {text!r} at position {position}")
+    if bool(xp.any(parsed.big_int & ~missing)):  # one scalar read: pandas' dtype then depends on every row
+        return None
+    if bool(xp.all(parsed.is_int & ~missing)):  # one scalar read: int64 only when every row is an integer
+        result = NumericColumn(parsed.ints)
+    else:
+        result = NumericColumn(xp.where(missing | invalid, np.nan, parsed.floats))
+    return Series._from_column(result, arg._index, arg.name)
 
 
 def _warn_once(reason: str) -> None:

@@ -68,11 +68,18 @@ def test_strings_warn_once_naming_the_reason(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(module, "_WARNED", set())
     with warnings.catch_warnings():
         warnings.simplefilter("default")
-        with pytest.warns(UserWarning, match="parsing str values"):
-            rt.to_numeric(rt.Series(["1"]))
+        with pytest.warns(UserWarning, match="parsing str values"):  # integers beyond int64: pandas decides
+            rt.to_numeric(rt.Series(["18446744073709551615"]))
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            rt.to_numeric(rt.Series(["2"]))  # the second call is quiet
+            rt.to_numeric(rt.Series(["18446744073709551614"]))  # the second call is quiet
+
+
+def test_strings_parse_on_the_device_without_a_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = rt.to_numeric(rt.Series([" 1", "2.5e3", None, "-inf"], name="v"), errors="raise")
+    _compare(got, pd.to_numeric(pd.Series([" 1", "2.5e3", None, "-inf"], dtype="str", name="v")))
 
 
 @pytest.mark.parametrize("texts", [[], ["5"], [None], ["1", "2", None], ["1.0", "2"], ["-3", "1e3"], ["日本"]])
@@ -108,3 +115,88 @@ def test_pandas_series_scalars_and_lists() -> None:
     np.testing.assert_array_equal(rt.to_numeric(["1", "2"]), np.array([1, 2]))
     idx = rt.to_numeric(rt.Index(["1", "2"]))
     pd.testing.assert_index_equal(idx.to_pandas(), pd.to_numeric(pd.Index(["1", "2"])))
+
+
+# --- the device parser against pandas ------------------------------------------------------------------------
+
+_FINITE = st.floats(allow_nan=False, allow_infinity=False)
+_DEVICE_TEXT = st.one_of(
+    st.integers(-(2**63), 2**63 - 1).map(str),
+    _FINITE.map(repr),
+    _FINITE.map(lambda x: "%e" % x),
+    _FINITE.map(lambda x: "%.17g" % x),
+    _FINITE.map(lambda x: "%.3f" % x),
+    st.builds(lambda m, e, c: f"{m}{c}{e:+d}", st.integers(-(10**20), 10**20), st.integers(-400, 400),
+              st.sampled_from("eE")),
+    st.builds(lambda d, f: f"{d}.{f}", st.integers(-999, 999), st.text("0123456789", max_size=25)),
+    st.sampled_from(["inf", "-inf", "+Inf", "INFINITY", "-Infinity", "iNf", " inf", "inf ", "nan", "NaN", "-nan",
+                     "", " ", "\t", "1.", ".5", "-.5", "+.5e-3", ".", "-", "+", "1e", "1e+", "e5", ".e5", "1.2.3",
+                     "1e5.5", "--1", "+-1", "1_0", "0x10", "1,5", "1 2", "٣", "１２", "\xa01", "1d5", "00012",
+                     "-0", "-0.0", "0e999999999999", "1e99999999999999999999", "1e-99999999999999999999",
+                     "0.000000000000000000000000000001", "123456789012345678901234567890",
+                     "4.9406564584124654e-324", "2.4703282292062328e-324", "1.7976931348623157e308",
+                     "1.7976931348623159e308", "9007199254740993", "9007199254740993.0"]),
+)  # fmt: skip
+_SPACES = st.sampled_from(["", " ", "  ", "\t", "\n", "\x0b", "\x0c", "\r"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.builds(lambda a, x, b: a + x + b, _SPACES, _DEVICE_TEXT, _SPACES)),
+                max_size=25), st.sampled_from(["raise", "coerce"]))  # fmt: skip
+def test_device_parser_matches_pandas(texts: list, errors: str) -> None:
+    s = pd.Series(texts, dtype="str", name="t")
+    check_same_outcome(lambda: rt.to_numeric(rt.Series(s), errors=errors),
+                       lambda: pd.to_numeric(s, errors=errors), _compare)  # fmt: skip
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_FINITE, min_size=1, max_size=20))
+def test_device_floats_are_correctly_rounded(values: list) -> None:
+    """repr round-trips, and every other spelling gives what Python's float() gives."""
+    texts = [repr(v) for v in values] + ["%.17g" % v for v in values] + ["%.6e" % v for v in values]
+    got = rt.to_numeric(rt.Series(texts)).to_pandas().to_numpy()
+    np.testing.assert_array_equal(got, np.array([float(t) for t in texts]))
+    assert [np.signbit(g) for g in got] == [np.signbit(float(t)) for t in texts]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=30))
+def test_device_integers_stay_int64(values: list) -> None:
+    s = pd.Series([str(v) for v in values], dtype="str")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no host fallback
+        got = rt.to_numeric(rt.Series(s))
+    assert got.dtype == np.dtype("int64")
+    _compare(got, pd.to_numeric(s))
+
+
+@pytest.mark.parametrize("texts, position", [(["1", "x", "y"], 1), (["nan"], 0), (["a'b"], 0), (['2', 'a"b'], 1),
+                                             (["1", " inf "], 1), (["\xa01"], 0), (["  "], 0)])  # fmt: skip
+def test_device_errors_name_value_and_position(texts: list, position: int) -> None:
+    s = pd.Series(texts, dtype="str")
+    with pytest.raises(ValueError) as expected:
+        pd.to_numeric(s)
+    with pytest.raises(ValueError) as got:
+        rt.to_numeric(rt.Series(s))
+    assert str(got.value) == str(expected.value) and f"position {position}" in str(got.value)
+
+
+@pytest.mark.parametrize("texts", [["9223372036854775807"], ["-9223372036854775808"], ["9223372036854775808"],
+                                   ["9223372036854775808", "-1"], ["9223372036854775808", None],
+                                   ["18446744073709551616", "1.5"], ["-9223372036854775809", "x"],
+                                   ["1" * 30, "2"]])  # fmt: skip
+@pytest.mark.parametrize("errors", ["raise", "coerce"])
+def test_int64_overflow_text(texts: list, errors: str) -> None:
+    s = pd.Series(texts, dtype="str")
+    expected, error = pandas_result(lambda: pd.to_numeric(s, errors=errors))
+    if error is None and expected.dtype == object:
+        with pytest.raises(TypeError, match="too large"):
+            rt.to_numeric(rt.Series(s), errors=errors)
+        return
+    check_same_outcome(lambda: rt.to_numeric(rt.Series(s), errors=errors),
+                       lambda: pd.to_numeric(s, errors=errors), _compare)  # fmt: skip
+
+
+def test_device_parser_keeps_index_and_name() -> None:
+    s = pd.Series(["3", None, "x"], index=[10, 5, 7], dtype="str", name="n")
+    _compare(rt.to_numeric(rt.Series(s), errors="coerce"), pd.to_numeric(s, errors="coerce"))
