@@ -46,6 +46,8 @@ _LAZY_EXPORTS = {
     "crosstab": "riptide.frame.pivot",
     "to_datetime": "riptide.frame.to_datetime",
     "to_numeric": "riptide.frame.to_numeric",
+    "date_range": "riptide.frame.date_range",
+    "to_timedelta": "riptide.frame.to_timedelta",
 }
 __all__ += list(_LAZY_EXPORTS)
 
