@@ -31,9 +31,11 @@ def astype(column: Column, dtype: Any) -> Column:
     if dtypes.is_categorical(dtype):
         return _to_categorical(column, dtype)
     if dtypes.is_string(dtype):
-        return column if isinstance(column, StringColumn) else _through_host(column, dtype)
+        if isinstance(column, StringColumn):
+            return column
+        return _to_strings(column, dtype)
     if isinstance(column, StringColumn):
-        return _through_host(column, dtype)
+        return _from_strings(column, dtype)
     assert isinstance(column, NumericColumn)
     return _numeric_astype(column, dtype)
 
@@ -111,9 +113,30 @@ def _to_categorical(column: Column, dtype: pd.CategoricalDtype) -> CategoricalCo
     return as_column(host, xp=column.xp)
 
 
+def _to_strings(column: Column, dtype: Any) -> Column:
+    from riptide.core.ops import format_number
+
+    # Integers and booleans are formatted on the device; floats (Python's shortest repr) and datetimes
+    # keep the host path.
+    if dtype == dtypes.STRING and format_number.can_format(column):
+        return format_number.format_integers(column)
+    return _through_host(column, dtype)
+
+
+def _from_strings(column: StringColumn, dtype: Any) -> Column:
+    from riptide.core.ops import format_number
+
+    # Text to plain integers/floats is parsed on the device; pandas' errors (and the other targets:
+    # nullable, bool, datetimes) come from the host path.
+    if format_number.can_parse_to(dtype):
+        parsed = format_number.parse_to_numbers(column, dtype)
+        if parsed is not None:
+            return parsed
+    return _through_host(column, dtype)
+
+
 def _through_host(column: Column, dtype: Any) -> Column:
-    # Number <-> string conversion runs through pandas on the host for now; device parsing
-    # and formatting kernels arrive with the string work (issue 4).
+    # The conversions the device kernels (ops/format_number.py) leave: pandas on the host.
     host = pd.Series(column.to_pandas_array())
     return as_column(host.astype(dtype), xp=column.xp)
 
