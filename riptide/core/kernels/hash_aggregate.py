@@ -35,9 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from riptide._device import to_host
+from riptide._device import namespace_of, to_host
 from riptide.core.kernels import hashing
-from riptide.core.kernels.hashing import _PRELUDE, _PROBE_STEPS, HashTable, KeyWords
+from riptide.core.kernels.hashing import _PRELUDE, HashTable, KeyWords
+from riptide.core.kernels.scatter import from_ordered_int, ordered_int
 
 __all__ = ["KINDS", "AggregatedTable", "aggregate_rows", "supports"]
 
@@ -48,7 +49,6 @@ KINDS = ("sum", "fsum", "count", "size", "min", "max", "first_row")
 _SHARED_SLOTS = 1024
 _STAGES = (_SHARED_SLOTS, 1 << 21)
 _SHARED_BYTES = 48 * 1024  # the most dynamic shared memory a launch gets without opting in
-_MAX_LOAD = 0.5
 
 _C_TYPES = {
     np.dtype(np.float64): "double", np.dtype(np.float32): "float",
@@ -82,7 +82,7 @@ def _identity(values_dtype: np.dtype, kind: str) -> Any:
     if kind == "first_row":
         return np.int64(np.iinfo(np.int64).max)
     if values_dtype.kind == "f":
-        return _ordered(np.array(np.inf if kind == "min" else -np.inf).view(np.int64))[()]
+        return ordered_int(np.array(np.inf if kind == "min" else -np.inf), np)[()]
     info = np.iinfo(word)
     return word.type(info.max if kind == "min" else info.min)
 
@@ -90,11 +90,6 @@ def _identity(values_dtype: np.dtype, kind: str) -> Any:
 def _literal(value: Any) -> str:
     """A 64-bit NumPy scalar as a CUDA ``long long`` literal of the same bits."""
     return f"(i64){int(np.array(value).view(np.uint64))}ULL"
-
-
-def _ordered(bits: Any) -> Any:
-    """float64 bit patterns <-> int64 words that order as the floats do (the map is its own inverse)."""
-    return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
 
 
 # --- kernel source --------------------------------------------------------------------------------------------
@@ -226,9 +221,7 @@ class AggregatedTable:
         out = cp.empty(self.table.n_distinct, dtype=np.int64)
         counter = cp.zeros(1, dtype=np.uint64)
         stride = owner.strides[0] // owner.itemsize  # 2 in a one-word table's (key, owner) pairs
-        threads = 256
-        blocks = max(1, min((n_slots + threads - 1) // threads, 65536))
-        _occupied_kernel()((blocks,), (threads,), (owner, np.int64(stride), np.int64(n_slots), out, counter))
+        hashing.launch(_occupied_kernel(), n_slots, (owner, np.int64(stride), np.int64(n_slots), out, counter))
         return out
 
 
@@ -256,16 +249,14 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]]) -> Aggr
         claimed, overflow = status[0:1], status[1:2]
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
-                np.int64(capacity - 1), claimed, *_limits(capacity, capacity == full, keys.n), overflow,
+                np.int64(capacity - 1), claimed, *hashing.stage_limits(capacity, capacity == full, keys.n), overflow,
                 *(values for values, _, _ in requests), *(valid for _, _, valid in requests if valid is not None),
                 *accumulators)  # fmt: skip
-        threads = 256
-        blocks = max(1, min((keys.n + threads - 1) // threads, 65536))
-        if shared:
-            blocks = max(1, min(blocks, 8 * device.attributes["MultiProcessorCount"]))
-            kernel((blocks,), (threads,), args, shared_mem=8 * (capacity + 1) * len(requests))
+        if shared:  # few blocks, each over many rows: fewer shared-to-global merges
+            hashing.launch(kernel, keys.n, args, max_blocks=8 * device.attributes["MultiProcessorCount"],
+                           shared_mem=8 * (capacity + 1) * len(requests))  # fmt: skip
         else:
-            kernel((blocks,), (threads,), args)
+            hashing.launch(kernel, keys.n, args)
         n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
         if not overflowed:
             built = HashTable(keys, table, None, stored, n_distinct)
@@ -298,16 +289,8 @@ def _occupied_kernel() -> Any:
     return cp.RawKernel(_OCCUPIED, "occupied_slots")
 
 
-def _limits(capacity: int, final: bool, n_rows: int) -> tuple[np.uint64, np.int64]:
-    """(keys claimed before the table counts as full, probe steps before a thread gives up) of one stage: the final
-    table holds every row's key and allows a walk of the whole table."""
-    if final:
-        return np.uint64(n_rows), np.int64(capacity)
-    return np.uint64(int(capacity * _MAX_LOAD)), np.int64(_PROBE_STEPS)
-
-
 def _decoded(words: Any, dtype: np.dtype, kind: str) -> Any:
     """A float column's min/max back from order-preserving words to float64 (+-inf where a slot saw no value)."""
     if dtype.kind == "f" and kind in ("min", "max"):
-        return _ordered(words).view(np.float64)
+        return from_ordered_int(words, namespace_of(words))
     return words

@@ -31,7 +31,7 @@ from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
 
 __all__ = ["KeyWords", "key_words", "hash_group", "HashTable", "build_table", "probe_table", "final_capacity",
-           "empty_table", "find_slot_source", "MAX_ROWS"]
+           "empty_table", "find_slot_source", "launch", "stage_limits", "MAX_ROWS"]
 
 MAX_ROWS = 2**31 - 1  # slots and rows are int32 in the kernels' per-row outputs
 # A grouping's first table fits the H200's L2 (2**22 slots). Keys with more distinct values than half of it make the
@@ -331,10 +331,20 @@ extern "C" __global__ void hash_probe_one_word(const {word_type}* __restrict__ w
     return cp.RawKernel(source, "hash_probe_one_word")
 
 
-def _launch(kernel: Any, n: int, args: tuple) -> None:
+def launch(kernel: Any, n: int, args: tuple, max_blocks: int = 65536, shared_mem: int = 0) -> None:
+    """Run a grid-stride ``kernel`` over ``n`` items: 256 threads a block, at most ``max_blocks`` blocks."""
     threads = 256
-    blocks = max(1, min((n + threads - 1) // threads, 65536))
-    kernel((blocks,), (threads,), args)
+    blocks = max(1, min((n + threads - 1) // threads, max_blocks))
+    kernel((blocks,), (threads,), args, shared_mem=shared_mem)
+
+
+def stage_limits(capacity: int, final: bool, n_rows: int) -> tuple[np.uint64, np.int64]:
+    """(keys claimed before a table counts as full, probe steps before a thread gives up) for a table of
+    ``capacity`` slots: the final table holds every row's key and allows a walk of the whole table; an earlier,
+    smaller one overflows past ``_MAX_LOAD`` or after ``_PROBE_STEPS``."""
+    if final:
+        return np.uint64(n_rows), np.int64(capacity)
+    return np.uint64(int(capacity * _MAX_LOAD)), np.int64(_PROBE_STEPS)
 
 
 def final_capacity(n_rows: int) -> int:
@@ -382,12 +392,10 @@ def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
         table, stored = empty_table(capacity, one_word)
         row_slot = cp.empty(keys.n, dtype=np.int32)
         status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
-        # The final table holds every row's key (its limit is the row count); a first, smaller one may overflow.
-        limit, max_steps = (keys.n, capacity) if capacity == final else (int(capacity * _MAX_LOAD), _PROBE_STEPS)
         # The one-word kernel reads and writes the pairs; the general one only the owner of each slot.
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
-                np.int64(capacity - 1), row_slot, status[0:1], np.uint64(limit), np.int64(max_steps), status[1:2])  # fmt: skip
-        _launch(kernel, keys.n, args)
+                np.int64(capacity - 1), row_slot, status[0:1], *stage_limits(capacity, capacity == final, keys.n), status[1:2])  # fmt: skip
+        launch(kernel, keys.n, args)
         n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
         if not overflowed:
             return HashTable(keys, table, row_slot, stored, n_distinct)
@@ -444,5 +452,5 @@ def probe_table(built: HashTable, probe: KeyWords, owners: bool = False) -> Any:
         kernel = _probe_kernel(probe.word_types, built.keys.word_types, n_strings, has_valid, owners)
         args = (*probe.arrays(), *built.keys.arrays(), *([probe.valid] if has_valid else []), np.int64(probe.n),
                 built.table, np.int64(built.mask), out)  # fmt: skip
-    _launch(kernel, probe.n, args)
+    launch(kernel, probe.n, args)
     return out

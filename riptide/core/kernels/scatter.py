@@ -60,17 +60,19 @@ def _scatter_extreme(ufunc: Any, target: Any, indices: Any, values: Any, xp: typ
         return
     # CuPy's float64 min/max-at loses precision (measured on CuPy 14: results rounded to float32). Floats order
     # like their bit patterns once negative ones have their magnitude bits flipped: do it in exact int64 atomics.
-    keys = _ordered_int(target.astype(np.float64), xp)
-    ufunc.at(keys, indices, _ordered_int(xp.asarray(values, dtype=np.float64), xp))
-    target[...] = _from_ordered_int(keys, xp).astype(target.dtype)
+    keys = ordered_int(target.astype(np.float64), xp)
+    ufunc.at(keys, indices, ordered_int(xp.asarray(values, dtype=np.float64), xp))
+    target[...] = from_ordered_int(keys, xp).astype(target.dtype)
 
 
-def _ordered_int(floats: Any, xp: types.ModuleType) -> Any:
+def ordered_int(floats: Any, xp: types.ModuleType) -> Any:
+    """float64 values as int64 words that order as the floats do (negative ones get their magnitude bits flipped)."""
     bits = floats.view(np.int64)
     return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
 
 
-def _from_ordered_int(keys: Any, xp: types.ModuleType) -> Any:
+def from_ordered_int(keys: Any, xp: types.ModuleType) -> Any:
+    """The float64 values back from :func:`ordered_int` words."""
     bits = keys ^ ((keys >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
     return bits.view(np.float64)
 

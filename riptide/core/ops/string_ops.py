@@ -599,43 +599,66 @@ def _ascii_classes(chars: Any, xp: types.ModuleType) -> dict[str, Any]:
 def classify(column: StringColumn, kind: str) -> NumericColumn:
     """``str.is<kind>()`` per row for kind in digit, alpha, alnum, space, lower, upper, decimal, numeric.
 
+    Pure-ASCII columns compare bytes; others decode their code points and look each up in the sorted set of code
+    points the class holds (:func:`_class_code_points`, read once from the engine pandas uses), all on the device.
+
     >>> import pyarrow as pa
-    >>> classify(StringColumn.from_arrow(pa.array(["12", "", "a1"]), np), "digit").data.tolist()
-    [True, False, False]
+    >>> classify(StringColumn.from_arrow(pa.array(["12", "", "a1", "١٢"]), np), "digit").data.tolist()
+    [True, False, False, True]
     """
-    xp = column.xp
-    chars = column.chars
-    # one scalar read: whether the column is pure ASCII decides between the device and the Unicode host path
-    if chars.shape[0] and bool((chars >= 0x80).any()):
-        # Unicode character classes need the Unicode database: classify on the host with pyarrow's kernels,
-        # which are the ones pandas uses (a deliberate device-to-host copy of this column).
-        import pyarrow.compute as pc
-
-        name = {"decimal": "utf8_is_decimal", "numeric": "utf8_is_numeric"}.get(kind, f"utf8_is_{kind}")
-        host = getattr(pc, name)(column.to_arrow()).fill_null(False)
-        values = np.asarray(host.to_numpy(zero_copy_only=False), dtype=bool)
-        return _bool_result(_device.to_device(values, xp), column)
-    classes = _ascii_classes(chars, xp)
-    if kind in ("decimal", "numeric"):
-        kind = "digit"  # the same set of ASCII characters
-    size = column.lengths()
-
-    def per_row(flags: Any) -> Any:
-        return _segment_sum(flags, column.offsets, xp)
-
-    if kind in ("digit", "space"):
-        result = (per_row(classes[kind]) == size) & (size > 0)
-    elif kind == "alpha":
-        result = (per_row(classes["lower"] | classes["upper"]) == size) & (size > 0)
-    elif kind == "alnum":
-        result = (per_row(classes["lower"] | classes["upper"] | classes["digit"]) == size) & (size > 0)
-    elif kind == "lower":  # some cased character, and none upper case
-        result = (per_row(classes["lower"]) > 0) & (per_row(classes["upper"]) == 0)
-    elif kind == "upper":
-        result = (per_row(classes["upper"]) > 0) & (per_row(classes["lower"]) == 0)
-    else:
+    if kind not in ("digit", "alpha", "alnum", "space", "lower", "upper", "decimal", "numeric"):
         raise ValueError(f"unknown character class {kind!r}")
+    xp = column.xp
+    if _is_ascii(column):
+        flags, offsets = _ascii_classes(column.chars, xp), column.offsets
+        if kind in ("decimal", "numeric"):
+            kind = "digit"  # the same set of ASCII characters
+        flags["alpha"] = flags["lower"] | flags["upper"]
+        flags["alnum"] = flags["alpha"] | flags["digit"]
+        flags["title"] = xp.zeros_like(flags["lower"])  # no ASCII character is title case only
+    else:
+        cps = _CodePoints(column)
+        values, offsets = cps.values(column), cps.offsets
+        wanted = ("lower", "upper", "title") if kind in ("lower", "upper") else (kind,)
+        flags = {name: _in_sorted(values, xp.asarray(_class_code_points(name)), xp)[1] for name in wanted}
+    size = offsets[1:] - offsets[:-1]
+
+    def per_row(name: str) -> Any:
+        return _segment_sum(flags[name], offsets, xp)
+
+    if kind in ("lower", "upper"):
+        # pandas (pyarrow): some character of that case, and no cased character of another case
+        other = "upper" if kind == "lower" else "lower"
+        result = (per_row(kind) > 0) & (per_row(other) == 0) & (per_row("title") == 0)
+    else:
+        result = (per_row(kind) == size) & (size > 0)
     return _bool_result(result, column)
+
+
+@functools.cache
+def _class_code_points(kind: str) -> np.ndarray:
+    """The sorted code points (int64) of one character class, as the engine pandas uses decides it for a string of
+    that one character: pyarrow's ``utf8_is_<kind>``; "title" is the cased code points that are neither lower nor
+    upper case (title-case letters such as 'ǅ').
+
+    >>> [chr(c) in "١a" for c in _class_code_points("digit")[:12].tolist()].count(True), 0x661 in _class_code_points("digit")
+    (0, True)
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    code_points = _all_code_points()
+    if kind == "title":
+        cased = _cased_code_points()
+        return np.setdiff1d(cased, np.union1d(_class_code_points("lower"), _class_code_points("upper")))
+    # Every code point as a one-character string, in one Arrow array (offsets over the UTF-8 of the whole alphabet).
+    encoded = code_points.tobytes().decode("utf-32-le").encode("utf-8")
+    widths = 1 + (code_points >= 0x80) + (code_points >= 0x800) + (code_points >= 0x10000)
+    offsets = np.zeros(code_points.shape[0] + 1, dtype=np.int32)
+    np.cumsum(widths, out=offsets[1:])
+    strings = pa.StringArray.from_buffers(code_points.shape[0], pa.py_buffer(offsets), pa.py_buffer(encoded))
+    holds = getattr(pc, f"utf8_is_{kind}")(strings).to_numpy(zero_copy_only=False)
+    return code_points[holds].astype(np.int64)
 
 
 # --- replace, split, partition, cat -------------------------------------------------------------------------------
