@@ -67,6 +67,12 @@ def _outcome(fn):
             return None, exc
 
 
+def _is_pandas_defect(error: Exception | None) -> bool:
+    """pandas 3.1 fails an outer merge of an empty side whose key is uint8 against Int64 (it tests ``NA`` for truth
+    while checking the key range); riptide returns the empty-side merge instead of copying the crash."""
+    return isinstance(error, TypeError) and "boolean value of NA is ambiguous" in str(error)
+
+
 def check_same(pd_fn, rt_fn) -> None:
     """Both raise the same exception type (riptide may refuse object-dtype results with TypeError) or agree."""
     expected, error = _outcome(pd_fn)
@@ -74,6 +80,8 @@ def check_same(pd_fn, rt_fn) -> None:
     if error is not None or our_error is not None:
         if isinstance(our_error, TypeError) and "object" in str(our_error) and error is None:
             return  # documented: pandas would return an object column
+        if our_error is None and _is_pandas_defect(error):
+            return
         assert type(our_error) is type(error), f"pandas raised {error!r}, riptide {our_error!r}"
         return
     assert_merged(got, expected)
