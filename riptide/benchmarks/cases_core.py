@@ -35,8 +35,8 @@ def computed(result: Any) -> Any:
     """``result`` with its values computed: riptide defers chains of operators (one fused kernel, run when the
     values are first read), so a timed region must read them to include the kernel; pandas objects pass as is."""
     column = getattr(result, "_column", None)
-    if column is not None:
-        column.data  # noqa: B018 - reading .data runs the deferred kernel
+    if column is not None and hasattr(column, "data"):  # reading .data runs the deferred kernel (string columns: none)
+        column.data  # noqa: B018
     return result
 
 

@@ -92,6 +92,8 @@ class Reference:
     note: str = ""
     rows: int | None = 100_000_000  # the run's --rows the figures hold for (None: any size)
     polars: float | None = None  # polars with 16 threads, where the issue quotes it
+    # Goals stated as ratios against peers measured in the same run, e.g. (("pandas", 100.0),): at least 100x pandas.
+    min_speedup: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass
@@ -283,9 +285,14 @@ class CaseResult:
     def goal_met(self) -> bool | None:
         """Whether riptide's median meets the reference goal; None without a goal or at another size."""
         ref, mine = self.case.reference, self.timings.get("riptide")
-        if ref is None or ref.goal is None or mine is None or ref.rows not in (None, self.rows):
+        if ref is None or mine is None or ref.rows not in (None, self.rows):
             return None
-        return mine.median <= ref.goal
+        verdicts = [mine.median <= ref.goal] if ref.goal is not None else []
+        for peer, factor in ref.min_speedup:
+            ratio = self.speedup(peer)
+            if ratio is not None:  # a peer not run this time cannot judge the goal
+                verdicts.append(ratio >= factor)
+        return all(verdicts) if verdicts else None
 
 
 def available_peers(requested: Iterable[str] = PEERS) -> list[str]:
@@ -701,7 +708,7 @@ class _TablePrinter:
         cols += [(f"vs {p}", 9, ">") for p in self.peers]
         cols += [("GB/s", 8, ">"), ("% copy", 6, ">")]
         if with_reference:
-            cols += [("ref pandas", 10, ">"), ("ref polars", 10, ">"), ("cuDF 26.10", 10, ">"), ("goal", 9, ">")]
+            cols += [("ref pandas", 10, ">"), ("ref polars", 10, ">"), ("cuDF 26.10", 10, ">"), ("goal", 12, ">")]
             cols += [("met", 4, ">")]
         self.cols = cols
 
@@ -727,7 +734,7 @@ class _TablePrinter:
             cells += [fmt_seconds(ref.pandas) if ref else ""]
             cells += [fmt_seconds(ref.polars) if ref else ""]
             cells += [fmt_seconds(ref.cudf) if ref else ""]
-            cells.append(fmt_seconds(ref.goal) if ref and ref.goal else "")
+            cells.append(_goal_text(ref))
             met = r.goal_met()
             cells.append("" if met is None else ("yes" if met else "no"))
         note = f"   (per call, {self.calls:,} calls a run)" if r.case.per_call else ""
@@ -757,6 +764,15 @@ class _TablePrinter:
 
 
 # --- formatting ------------------------------------------------------------------------------------------------
+
+
+def _goal_text(ref: Reference | None) -> str:
+    """The goal column: a time, and/or the smallest speedup over a peer (``100x pd``)."""
+    if ref is None:
+        return ""
+    parts = [fmt_seconds(ref.goal)] if ref.goal else []
+    parts += [f"{factor:g}x {'pd' if peer == 'pandas' else 'pl'}" for peer, factor in ref.min_speedup]
+    return ",".join(parts)
 
 
 def fmt_seconds(s: float | None) -> str:
