@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from riptide import errors
 from riptide._config import get_option, option_context, set_option
 from riptide.frame import DataFrame, Index, RangeIndex, Series
 

@@ -1,0 +1,40 @@
+"""riptide's own warnings (pandas' exceptions are raised as they are: riptide mirrors pandas' error types).
+
+:class:`HostFallbackWarning` says that an operation left the device: riptide computed it on the host (through
+pandas or Python) because the device path does not cover that input yet - the answer is still pandas', only slower.
+It warns once per operation and reason, so a loop does not flood the output; silence it as any warning::
+
+    import warnings, riptide as rt
+    warnings.simplefilter("ignore", rt.errors.HostFallbackWarning)
+"""
+
+from __future__ import annotations
+
+import warnings
+
+__all__ = ["HostFallbackWarning", "warn_host_fallback"]
+
+
+class HostFallbackWarning(UserWarning):
+    """An operation ran on the host (pandas/Python) instead of the device; the result is the same."""
+
+
+_warned: set[tuple[str, str]] = set()
+
+
+def warn_host_fallback(operation: str, reason: str, stacklevel: int = 3) -> None:
+    """Warn, once per (operation, reason), that ``operation`` runs on the host because of ``reason``.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     for _ in range(3):
+    ...         warn_host_fallback("Series + offset", "BusinessDay is not computed on the device", stacklevel=1)
+    >>> len(caught), str(caught[0].message)
+    (1, 'riptide: Series + offset runs on the host: BusinessDay is not computed on the device')
+    """
+    key = (operation, reason)
+    if key in _warned:
+        return
+    _warned.add(key)
+    warnings.warn(f"riptide: {operation} runs on the host: {reason}", HostFallbackWarning, stacklevel=stacklevel + 1)
