@@ -49,6 +49,7 @@ _LAZY_EXPORTS = {
     "to_numeric": "riptide.frame.to_numeric",
     "date_range": "riptide.frame.date_range",
     "to_timedelta": "riptide.frame.to_timedelta",
+    "Grouper": "riptide.frame.resample",
 }
 __all__ += list(_LAZY_EXPORTS)
 

@@ -33,6 +33,7 @@ from riptide.frame.window import FrameWindowMethods
 from riptide.frame.stacking import FrameStackingMethods
 from riptide.frame.correlation import FrameCorrelationMethods
 from riptide.frame.multi_index import FrameMultiIndexMethods
+from riptide.frame.resample import FrameResampleMethods
 from riptide.frame.series import Series, _drop_positions, reindex_column
 
 __all__ = ["DataFrame"]
@@ -43,6 +44,7 @@ _NO_DEFAULT = object()
 class DataFrame(
     OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods,
     FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods, FrameCorrelationMethods, FrameMultiIndexMethods,
+    FrameResampleMethods,
 ):  # fmt: skip
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 

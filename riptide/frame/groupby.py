@@ -80,7 +80,9 @@ class SeriesGroupByMethods:
         if not as_index:
             raise TypeError("as_index=False only valid with DataFrame")
         keys = _resolve_keys(self, by, level)
-        return SeriesGroupBy(self, keys, sort=sort, group_keys=group_keys, observed=observed, dropna=dropna)
+        sort = sort if keys.sort is None else keys.sort
+        grouped = self if keys.obj is None else keys.obj
+        return SeriesGroupBy(grouped, keys, sort=sort, group_keys=group_keys, observed=observed, dropna=dropna)
 
 
 class FrameGroupByMethods:
@@ -98,7 +100,9 @@ class FrameGroupByMethods:
         [2.0, 5.0]
         """
         keys = _resolve_keys(self, by, level)
-        return DataFrameGroupBy(self, keys, as_index=as_index, sort=sort, group_keys=group_keys,
+        sort = sort if keys.sort is None else keys.sort
+        grouped = self if keys.obj is None else keys.obj
+        return DataFrameGroupBy(grouped, keys, as_index=as_index, sort=sort, group_keys=group_keys,
                                 observed=observed, dropna=dropna)  # fmt: skip
 
 
@@ -116,6 +120,14 @@ class _Keys:
     names: list[Hashable]
     from_frame: list[bool]  # True where the key is a column of the grouped frame (excluded from the values)
     listed: bool = False
+    #: A grouping fixed by the key itself, empty groups included: the time bins of one ``pd.Grouper(freq=...)``
+    #: (:mod:`riptide.frame.resample`), as ``(Groups, key values)``. None: group the key columns.
+    grouping: Any = None
+    #: The order the key imposes (one plain ``pd.Grouper`` brings its own ``sort``); None: the caller's ``sort``.
+    sort: bool | None = None
+    #: The object to group in place of the caller's: a lone time grouper groups the rows in time order, as pandas
+    #: does (None: the caller's object).
+    obj: Any = None
 
 
 def _resolve_keys(obj: Any, by: Any, level: Any) -> _Keys:
@@ -126,12 +138,19 @@ def _resolve_keys(obj: Any, by: Any, level: Any) -> _Keys:
         return _level_keys(obj.index, level)
     is_frame = hasattr(obj, "_data")
     n = len(obj)
+    if isinstance(by, pd.Grouper):
+        return _grouper_keys(obj, by, is_frame, n)
     if isinstance(by, list):
         if not by:
             raise ValueError("No group keys passed!")
+        if len(by) == 1 and isinstance(by[0], pd.Grouper) and by[0].freq is not None:
+            # pandas: a list of one time grouper keeps its empty bins too (but not the time order of a lone one)
+            from riptide.frame.resample import binned_keys
+
+            return binned_keys(obj, by[0], in_time_order=False, listed=True)
         # pandas: a list of scalars as long as the object is one key of values, unless every scalar
         # names a column or an index level.
-        if (len(by) == n and all(_is_label_like(k) for k in by)
+        if (len(by) == n and all(_is_label_like(k) for k in by) and not any(isinstance(k, pd.Grouper) for k in by)
                 and not all(_names_column_or_level(obj, k, is_frame) for k in by)):  # fmt: skip
             return _Keys([_values_key(obj, by, n)], [None], [False], False)
         items, listed = by, True
@@ -152,6 +171,13 @@ def _one_key(obj: Any, key: Any, is_frame: bool, n: int) -> tuple[Column, Hashab
     from riptide.frame.index import Index
     from riptide.frame.series import Series
 
+    if isinstance(key, pd.Grouper):  # in a list of keys: time bins are one more key (empty bins dropped)
+        if key.freq is not None:
+            from riptide.frame.resample import binned_key
+
+            return binned_key(obj, key)
+        keys = _grouper_keys(obj, key, is_frame, n)
+        return keys.columns[0], keys.names[0], keys.from_frame[0]
     if isinstance(key, pd.Series):
         key = Series(key)
     if isinstance(key, Series):
@@ -177,6 +203,25 @@ def _one_key(obj: Any, key: Any, is_frame: bool, n: int) -> tuple[Column, Hashab
         position = obj.index.names.index(key)
         return obj.index._key_columns()[position], key, False
     raise KeyError(key)
+
+
+def _grouper_keys(obj: Any, grouper: Any, is_frame: bool, n: int) -> _Keys:
+    """The key of one ``pd.Grouper``: time bins with ``freq`` (every bin between the first and the last, as
+    resample gives them), else its ``key`` column or index ``level``, in the Grouper's own ``sort`` order."""
+    if grouper.freq is not None:
+        from riptide.frame.resample import binned_keys
+
+        return binned_keys(obj, grouper)
+    if grouper.key is not None:
+        if not _names_column_or_level(obj, grouper.key, is_frame):
+            raise KeyError(f"The grouper name {grouper.key} is not found")
+        column, name, own = _one_key(obj, grouper.key, is_frame, n)
+        return _Keys([column], [name], [own], sort=bool(grouper.sort))
+    if grouper.level is not None:
+        keys = _level_keys(obj.index, grouper.level)
+        keys.sort = bool(grouper.sort)
+        return keys
+    raise TypeError("pd.Grouper() needs a key, a level or a freq to group by")
 
 
 def _values_key(obj: Any, values: Any, n: int) -> Column:
@@ -408,6 +453,8 @@ class GroupBy(GroupTransformMethods):
     @cached_property
     def _grouping(self) -> tuple[Groups, list[Column]]:
         """The row -> group mapping and the key values of each group (one column per key)."""
+        if self._keys.grouping is not None:  # time bins: the key decided the groups, empty bins included
+            return self._keys.grouping
         columns = self._keys.columns
         if not self._observed and any(isinstance(c, CategoricalColumn) for c in columns):
             return _unobserved_grouping(columns, self._sort, self._dropna)
@@ -421,7 +468,7 @@ class GroupBy(GroupTransformMethods):
         The reductions then find their per-group results in the grouping and finish them as usual; nothing
         changes when this does not apply.
         """
-        if "_grouping" in self.__dict__ or not requests:
+        if "_grouping" in self.__dict__ or not requests or self._keys.grouping is not None:
             return
         columns = self._keys.columns
         if not self._observed and any(isinstance(c, CategoricalColumn) for c in columns):
@@ -827,6 +874,8 @@ class GroupBy(GroupTransformMethods):
     def _may_have_empty_groups(self) -> bool:
         """Whether a group may have no row (an unobserved category): only then do per-group calls of a NumPy
         reduction and the named aggregation type their results differently."""
+        if self._keys.grouping is not None:  # time bins without rows
+            return True
         return not self._observed and any(isinstance(c, CategoricalColumn) for c in self._keys.columns)
 
     def _python_agg(self, func: Callable, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - abstract
