@@ -33,6 +33,7 @@ from riptide.frame.window import FrameWindowMethods
 from riptide.frame.stacking import FrameStackingMethods
 from riptide.frame.correlation import FrameCorrelationMethods
 from riptide.frame.multi_index import FrameMultiIndexMethods
+from riptide.frame.apply import FrameApplyMethods
 from riptide.frame.resample import FrameResampleMethods
 from riptide.frame.series import Series, _drop_positions, reindex_column
 
@@ -44,7 +45,7 @@ _NO_DEFAULT = object()
 class DataFrame(
     OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods,
     FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods, FrameCorrelationMethods, FrameMultiIndexMethods,
-    FrameResampleMethods,
+    FrameResampleMethods, FrameApplyMethods,
 ):  # fmt: skip
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 

@@ -10,12 +10,16 @@ Two paths, chosen by what the mapping is:
   pandas). Keys pandas would never find equal to the column's values (strings against numbers, booleans against
   numbers, datetimes against anything else) find nothing, so every row is missing, which is pandas' answer too.
   A mapping index with duplicates raises pandas' ``InvalidIndexError``, whatever the column holds.
-* **Per distinct value** (a function, a dict subclass with ``__missing__``, a categorical column, a nullable
-  ``Int64``/``Float64``/``boolean`` column, keys riptide cannot hold in one column): the column's distinct values are found on the device
+* **Compiled** (a Python function of numbers on an int, float or bool column): the function is translated into one
+  elementwise device kernel (:func:`riptide.frame.apply.compiled_map`, :mod:`riptide.core.udf`), as for
+  ``Series.apply``. A function that does not compile takes the next path, after a one-time
+  :class:`~riptide.core.udf.UDFFallbackWarning` naming the reason.
+* **Per distinct value** (a function that does not compile, a dict subclass with ``__missing__``, a categorical
+  column, a nullable ``Int64``/``Float64``/``boolean`` column, keys riptide cannot hold in one column): the
+  column's distinct values are found on the device
   (:func:`riptide.core.ops.grouping.group_rows`), only they are copied to the host and mapped by pandas (one call of
   the function per distinct value), and the results are gathered back by group number. Mapping the distinct
   values gives the same set of results as mapping every row, so pandas infers the same dtype.
-  This is a stopgap: the compiled-UDF path of issue 4 will replace the host call for functions.
   Categorical and nullable columns take it for dicts too because pandas' result dtype rules for them are their
   own (a categorical maps its categories and stays categorical when they stay unique; a nullable column keeps a
   nullable dtype, its own when every value misses); a device version of those rules is future work.
@@ -49,8 +53,9 @@ class SeriesMappingMethods:
 
     __slots__ = ()
 
-    def map(self, arg: Any, na_action: str | None = None) -> Any:
-        """Map each value through ``arg``: a dict, a Series (looked up by index label) or a function.
+    def map(self, arg: Any, na_action: str | None = None, engine: Any = None, **kwargs: Any) -> Any:
+        """Map each value through ``arg``: a dict, a Series (looked up by index label) or a function
+        (``arg(value, **kwargs)``; compiled for the device when it computes with numbers).
 
         Values without a match become missing (an int result then becomes float64, as in pandas).
         ``na_action="ignore"`` leaves missing values missing without looking them up.
@@ -66,18 +71,32 @@ class SeriesMappingMethods:
         """
         from riptide.frame.series import Series
 
-        column = map_column(self._column, arg, na_action)
+        if engine is not None:
+            raise NotImplementedError("riptide's Series.map has no engine= (functions of numbers are compiled)")
+        column = map_column(self._column, arg, na_action, kwargs)
         return Series._from_column(column, self._index, self.name)
 
 
-def map_column(column: Column, arg: Any, na_action: str | None = None) -> Column:
-    """The column of ``Series.map(arg, na_action)`` for ``column`` (see the module docstring)."""
+def map_column(column: Column, arg: Any, na_action: str | None = None, kwargs: dict | None = None) -> Column:
+    """The column of ``Series.map(arg, na_action, **kwargs)`` for ``column`` (see the module docstring)."""
     if na_action not in (None, "ignore"):
         raise ValueError(f"na_action must either be 'ignore' or None, {na_action} was passed")
+    kwargs = kwargs or {}
     lookup = _lookup_table(arg)
+    if lookup is None and callable(arg) and not isinstance(arg, dict):
+        from riptide.core.udf import HostFallback, warn_fallback
+        from riptide.frame.apply import compiled_map
+
+        try:
+            return compiled_map(column, arg, (), kwargs, na_action)
+        except HostFallback as exc:
+            if column.size:  # (an empty column goes to pandas without a word)
+                warn_fallback(arg, str(exc))
+    elif kwargs:
+        raise TypeError(f"keyword arguments {sorted(kwargs)} are passed to a function, and arg is not one")
     if lookup is None or isinstance(column, CategoricalColumn) or dtypes.is_masked(column.dtype) or not column.size:
         # (an empty column moves no data to the host, and pandas' dtype for it depends on the column's array type)
-        return _map_distinct(column, arg, na_action)
+        return _map_distinct(column, arg, na_action, kwargs)
     keys, values = lookup
     if isinstance(keys, HostCategories) or isinstance(values, HostCategories):
         return _map_distinct(column, arg, na_action)  # labels only pandas holds (object, intervals): map on the host
@@ -144,11 +163,9 @@ def _map_lookup(column: Column, keys: Column, values: Column, na_action: str | N
     return values.take_or_missing(owner)
 
 
-def _map_distinct(column: Column, arg: Any, na_action: str | None) -> Column:
-    """Map the column's distinct values with pandas on the host, then gather the results by group number.
-
-    The host call is a stopgap for functions until the compiled-UDF path of issue 4 replaces it.
-    """
+def _map_distinct(column: Column, arg: Any, na_action: str | None, kwargs: dict | None = None) -> Column:
+    """Map the column's distinct values with pandas on the host, then gather the results by group number
+    (the path of functions that do not compile, and of mappings the device lookup does not take)."""
     from riptide.frame.series import Series
 
     xp = column.xp
@@ -160,7 +177,7 @@ def _map_distinct(column: Column, arg: Any, na_action: str | None) -> Column:
     host = Series._from_column(distinct).to_pandas()
     if isinstance(arg, Series):
         arg = arg.to_pandas()  # pandas looks a mapping Series up by its labels only when it is its own kind
-    result = host.map(arg, na_action=na_action)
+    result = host.map(arg, na_action=na_action, **(kwargs or {}))
     if result.dtype == object and bool(result.isna().all()) and _has_bool_values(arg):
         # Every row missed a mapping of booleans: pandas' object NaN is riptide's ``boolean``, as on the device path.
         result = result.astype("boolean")

@@ -33,6 +33,7 @@ from riptide.frame.datetime_accessor import SeriesDatetimeAccessorMethods
 from riptide.frame.categorical_accessor import SeriesCategoricalAccessorMethods
 from riptide.frame.string_accessor import SeriesStringAccessorMethods
 from riptide.frame.mapping import SeriesMappingMethods
+from riptide.frame.apply import SeriesApplyMethods
 from riptide.frame.resample import SeriesResampleMethods
 
 __all__ = ["Series"]
@@ -44,7 +45,7 @@ class Series(
     OperatorMethods, SeriesSortingMethods, SeriesGroupByMethods, SeriesMergeMethods, SeriesReshapeMethods,
     SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
     SeriesMultiIndexMethods, SeriesDatetimeAccessorMethods, SeriesCategoricalAccessorMethods,
-    SeriesStringAccessorMethods, SeriesMappingMethods, SeriesResampleMethods,
+    SeriesStringAccessorMethods, SeriesMappingMethods, SeriesResampleMethods, SeriesApplyMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 

@@ -1,0 +1,231 @@
+"""``Series.apply`` / ``Series.map`` with functions and ``DataFrame.apply`` against pandas (compiled UDFs)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import riptide as rt
+from riptide.core import udf
+from riptide.core.udf import UDFFallbackWarning
+from tests.conftest import assert_frame_equal, assert_series_equal, check_same_outcome, documented, series_st
+from tests.core.test_udf import FUNCTIONS
+
+pytestmark = pytest.mark.filterwarnings("ignore::riptide.core.udf.UDFFallbackWarning")
+
+LIMIT = 100
+
+
+def bounded(x):
+    if x > LIMIT:
+        return LIMIT
+    elif x < -LIMIT:
+        return -LIMIT
+    return x
+
+
+def _compare(got, expected, source=None):
+    assert_series_equal(got, documented(expected, source))
+
+
+def _same_outcome(rt_fn, pd_fn, source=None):
+    """pandas' result or exception; a result riptide has no column for (complex numbers, objects of mixed
+    kinds) must raise riptide's TypeError instead (a documented difference: no object columns)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            expected = pd_fn()
+        except Exception:  # noqa: BLE001 - check_same_outcome compares the exception
+            expected = None
+    if isinstance(expected, pd.Series):
+        fixed = documented(expected, source)
+        if fixed.dtype.kind == "c" or fixed.dtype == object:
+            # (ints beyond uint64 in an object result: pyarrow's OverflowError, from as_column)
+            with pytest.raises((TypeError, OverflowError)):
+                rt_fn()
+            return
+    check_same_outcome(rt_fn, pd_fn, lambda g, e: _compare(g, e, source))
+
+
+@settings(max_examples=60, deadline=None)
+@given(series_st(dtypes=["int64", "float64", "bool", "int32", "float32", "uint8"], max_size=60),
+       st.sampled_from(sorted(FUNCTIONS)))  # fmt: skip
+def test_apply_matches_pandas(s, name):
+    func = FUNCTIONS[name]
+    _same_outcome(lambda: rt.Series(s).apply(func), lambda: s.apply(func), s)
+
+
+@settings(max_examples=40, deadline=None)
+@given(series_st(dtypes=["int64", "float64", "bool"], max_size=60), st.sampled_from(sorted(FUNCTIONS)),
+       st.sampled_from([None, "ignore"]))  # fmt: skip
+def test_map_matches_pandas(s, name, na_action):
+    func = FUNCTIONS[name]
+    _same_outcome(lambda: rt.Series(s).map(func, na_action=na_action), lambda: s.map(func, na_action=na_action), s)
+
+
+def test_compiled_path_is_taken():
+    before = udf.stats()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UDFFallbackWarning)
+        got = rt.Series([1.5, -2.0, np.nan]).apply(bounded)
+    assert udf.stats()["array_evaluations"] == before["array_evaluations"] + 1
+    _compare(got, pd.Series([1.5, -2.0, np.nan]).apply(bounded))
+
+
+def test_fallback_warns_once_and_agrees():
+    def stringy(x):
+        return len(str(x))
+
+    s = pd.Series([1, 22, 333])
+    with pytest.warns(UDFFallbackWarning, match="str"):
+        got = rt.Series(s).apply(stringy)
+    _compare(got, s.apply(stringy))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UDFFallbackWarning)
+        rt.Series(s).apply(stringy)  # the second call does not warn
+
+
+@pytest.mark.parametrize("func", [lambda x: {1: 2.5}.get(x, 0.0), lambda x: None if x > 1 else "a"],
+                         ids=["dict", "object"])  # fmt: skip
+def test_fallbacks_agree(func):
+    s = pd.Series([1, 2, 3])
+    _same_outcome(lambda: rt.Series(s).apply(func), lambda: s.apply(func), s)
+
+
+def test_row_that_raises_raises_pandas_error():
+    s = pd.Series([1, 0, 2])
+    with pytest.raises(ZeroDivisionError):
+        s.apply(lambda x: 10 // x)
+    with pytest.raises(ZeroDivisionError):
+        rt.Series(s).apply(lambda x: 10 // x)
+    with pytest.raises(ValueError, match="math domain"):
+        rt.Series([1.0, -1.0]).apply(math.sqrt)
+
+
+def test_int_overflow_gives_pandas_result():
+    s = pd.Series([1, 2])
+    _compare(rt.Series(s).apply(lambda x: x * 2**62), s.apply(lambda x: x * 2**62))  # uint64 in pandas
+
+
+def test_args_kwargs_and_defaults():
+    s = pd.Series([1, 5, 9])
+
+    def f(x, a, b=2, c=3):
+        return x * a + b - c
+
+    _compare(rt.Series(s).apply(f, args=(2,)), s.apply(f, args=(2,)))
+    _compare(rt.Series(s).apply(f, args=(2,), c=10), s.apply(f, args=(2,), c=10))
+    _compare(rt.Series(s).map(f, a=3), s.map(f, a=3))
+    with pytest.raises(TypeError):
+        rt.Series(s).apply(f)
+
+
+def test_builtins_strings_ufuncs():
+    s = pd.Series([1.0, 4.0, 9.0], name="v", index=[3, 1, 2])
+    _compare(rt.Series(s).apply(math.sqrt), s.apply(math.sqrt))
+    _compare(rt.Series(s).apply(abs), s.apply(abs))
+    _compare(rt.Series(s).apply(round), s.apply(round))
+    _compare(rt.Series(s).apply(np.sqrt), s.apply(np.sqrt))
+    assert rt.Series(s).apply("sum") == s.apply("sum")
+    _compare(rt.Series(s).apply(lambda v: v.max() - v, by_row=False), s.apply(lambda v: v.max() - v, by_row=False))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "bool", "str"])
+def test_empty(dtype):
+    s = pd.Series([], dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UDFFallbackWarning)
+        _compare(rt.Series(s).apply(lambda x: x * 2), s.apply(lambda x: x * 2), s)
+
+
+def test_function_returning_series_gives_frame():
+    s = pd.Series([1, 2])
+    got = rt.Series(s).apply(lambda x: pd.Series([x, x * 2]))
+    assert_frame_equal(got, s.apply(lambda x: pd.Series([x, x * 2])))
+
+
+# --- DataFrame.apply -------------------------------------------------------------------------------------------------
+ROW_FUNCTIONS = {
+    "sum": lambda r: r["a"] + r["b"],
+    "attr": lambda r: r.a * 2 - r.b,
+    "branch": lambda r: r.a / r.b if r.b != 0 else -1.0,
+    "compare": lambda r: r["a"] > r["b"] or r["a"] == 0,
+    "floordiv": lambda r: r["a"] // 3 + r["b"] % 4,
+    "math": lambda r: math.hypot(r.a, r.b),
+    "mixed": lambda r: r.a if r.a > 0 else 0.5,
+    "divzero": lambda r: r.a // r.b,
+    "pow": lambda r: r.a ** 2,
+}
+
+
+def _frames():
+    rng = np.random.default_rng(3)
+    n = 50
+    ints = rng.integers(-5, 6, n)
+    yield "ints", pd.DataFrame({"a": ints, "b": rng.integers(-3, 4, n)})
+    yield "floats", pd.DataFrame({"a": ints * 0.5, "b": rng.normal(size=n).round(2)})
+    yield "int_float", pd.DataFrame({"a": ints, "b": rng.normal(size=n).round(2)})
+    yield "mixed_bool", pd.DataFrame({"a": ints, "b": rng.integers(-3, 4, n), "c": ints > 0})
+    yield "with_str", pd.DataFrame({"a": ints * 1.5, "b": rng.integers(-3, 4, n), "s": ["x"] * n})
+    nan = pd.DataFrame({"a": ints * 0.5, "b": rng.normal(size=n)})
+    nan.loc[::7, "b"] = np.nan
+    yield "nan", nan
+
+
+FRAMES = dict(_frames())
+
+
+@pytest.mark.parametrize("frame", list(FRAMES))
+@pytest.mark.parametrize("name", list(ROW_FUNCTIONS))
+def test_apply_rows_matches_pandas(frame, name):
+    df, func = FRAMES[frame], ROW_FUNCTIONS[name]
+    df = df.set_axis(pd.Index(range(10, 10 + len(df))), axis=0)
+    _same_outcome(lambda: rt.DataFrame(df).apply(func, axis=1), lambda: df.apply(func, axis=1))
+
+
+def test_apply_rows_compiles_numpy_and_python_rows():
+    for frame in ("ints", "floats", "mixed_bool", "with_str"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UDFFallbackWarning)
+            rt.DataFrame(FRAMES[frame]).apply(ROW_FUNCTIONS["attr"], axis=1)
+
+
+def test_apply_rows_numpy_semantics():
+    # NumPy int64 rows: division by zero gives 0 (a warning in NumPy), not ZeroDivisionError
+    df = pd.DataFrame({"a": [1, 2], "b": [0, 1]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = df.apply(lambda r: r.a // r.b, axis=1)
+    _compare(rt.DataFrame(df).apply(lambda r: r.a // r.b, axis=1), expected)
+
+
+def test_apply_rows_unsupported_falls_back():
+    df = pd.DataFrame({"a": [1, 2], "b": [3, 4]})
+    for func in (lambda r: r.sum(), lambda r: r["a"] + len(r), lambda r: r.name):
+        with pytest.warns(UDFFallbackWarning):
+            got = rt.DataFrame(df).apply(func, axis=1)
+        _compare(got, df.apply(func, axis=1))
+
+
+def test_apply_columns():
+    df = pd.DataFrame({"a": [1, 2, 3], "b": [4.0, 5.5, -1.0]}, index=[5, 6, 7])
+    _compare(rt.DataFrame(df).apply(lambda c: c.max()), df.apply(lambda c: c.max()))
+    assert_frame_equal(rt.DataFrame(df).apply(lambda c: c * 2), df.apply(lambda c: c * 2))
+    _compare(rt.DataFrame(df).apply("sum"), df.apply("sum"))
+    _compare(rt.DataFrame(df).apply("sum", axis=1), df.apply("sum", axis=1))
+    assert_frame_equal(rt.DataFrame(df).apply(np.sqrt), df.apply(np.sqrt))
+
+
+def test_apply_options_go_to_pandas():
+    df = pd.DataFrame({"a": [1, 2], "b": [3, 4]})
+    with pytest.warns(UDFFallbackWarning):
+        got = rt.DataFrame(df).apply(lambda r: [r.a, r.b], axis=1, result_type="expand")
+    assert_frame_equal(got, df.apply(lambda r: [r.a, r.b], axis=1, result_type="expand"))
+    with pytest.raises(ValueError):
+        rt.DataFrame(df).apply(lambda r: r, axis=2)
