@@ -14,6 +14,7 @@ dtype                  missing value               riptide storage
 int*, uint*, bool      cannot be missing           values
 float32/64             NaN                         values (NaN is the missing marker)
 datetime64/timedelta   NaT                         int64 values, NaT = INT64_MIN
+datetime64[unit, tz]   NaT                         int64 UTC ticks, NaT = INT64_MIN (the zone is in the dtype)
 Int*, UInt*, Float*,   pd.NA                       values + validity mask
 boolean
 str                    NaN                         int64 offsets + uint8 bytes + validity mask
@@ -39,6 +40,11 @@ __all__ = [
     "is_string",
     "is_categorical",
     "is_datetimelike",
+    "is_datetime",
+    "is_datetime_tz",
+    "datetime_unit",
+    "box_datetime",
+    "datetime_ticks",
     "is_numeric_or_bool",
     "storage_dtype",
     "to_masked",
@@ -76,8 +82,67 @@ def is_categorical(dtype: Any) -> bool:
 
 
 def is_datetimelike(dtype: Any) -> bool:
-    """datetime64 or timedelta64 (of any unit)."""
-    return isinstance(dtype, np.dtype) and dtype.kind in "mM"
+    """datetime64 (naive or tz-aware) or timedelta64, of any unit."""
+    return (isinstance(dtype, np.dtype) and dtype.kind in "mM") or isinstance(dtype, pd.DatetimeTZDtype)
+
+
+def is_datetime_tz(dtype: Any) -> bool:
+    """A tz-aware datetime dtype, ``datetime64[unit, tz]`` (``pd.DatetimeTZDtype``): UTC ticks + a zone.
+
+    >>> is_datetime_tz(pd.DatetimeTZDtype("ns", "UTC")), is_datetime_tz(np.dtype("M8[ns]"))
+    (True, False)
+    """
+    return isinstance(dtype, pd.DatetimeTZDtype)
+
+
+def is_datetime(dtype: Any) -> bool:
+    """datetime64 of any unit, naive or tz-aware (not timedelta64)."""
+    return (isinstance(dtype, np.dtype) and dtype.kind == "M") or isinstance(dtype, pd.DatetimeTZDtype)
+
+
+def datetime_unit(dtype: Any) -> str:
+    """The unit (``"s"``, ``"ms"``, ``"us"``, ``"ns"``) of a datetime64 / timedelta64 / tz-aware dtype.
+
+    >>> datetime_unit(np.dtype("m8[ms]")), datetime_unit(pd.DatetimeTZDtype("s", "UTC"))
+    ('ms', 's')
+    """
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return dtype.unit
+    return np.datetime_data(dtype)[0]
+
+
+def box_datetime(raw: int, dtype: Any) -> Any:
+    """One int64 tick of a datetime / timedelta / tz-aware dtype as pandas boxes it (NaT for INT64_MIN).
+
+    >>> box_datetime(0, pd.DatetimeTZDtype("s", "Asia/Kolkata"))
+    Timestamp('1970-01-01 05:30:00+0530', tz='Asia/Kolkata')
+    """
+    raw = int(raw)
+    if raw == NAT:
+        return pd.NaT
+    unit = datetime_unit(dtype)
+    if isinstance(dtype, pd.DatetimeTZDtype):  # UTC ticks, shown in the zone
+        return pd.Timestamp(np.datetime64(raw, unit)).tz_localize("UTC").tz_convert(dtype.tz)
+    return pd.Timestamp(np.datetime64(raw, unit)) if dtype.kind == "M" else pd.Timedelta(raw, unit=unit)
+
+
+def datetime_ticks(value: Any, dtype: Any) -> int:
+    """A datetime / timedelta scalar as an int64 tick of ``dtype`` (UTC for a tz-aware dtype; NaT -> INT64_MIN).
+
+    Mixing a tz-aware value with a naive dtype (or the reverse) raises pandas' TypeError.
+
+    >>> datetime_ticks(pd.Timestamp("1970-01-01 05:30", tz="Asia/Kolkata"), pd.DatetimeTZDtype("s", "UTC"))
+    0
+    """
+    if value is None or value is pd.NaT or (isinstance(value, np.datetime64 | np.timedelta64) and np.isnat(value)):
+        return NAT
+    unit = datetime_unit(dtype)
+    if dtype.kind == "m":
+        return int(pd.Timedelta(value).as_unit(unit).asm8.view(np.int64))
+    stamp = pd.Timestamp(value)
+    if (stamp.tz is not None) != isinstance(dtype, pd.DatetimeTZDtype):
+        raise TypeError("Cannot compare tz-naive and tz-aware datetime-like objects")
+    return int(stamp.as_unit(unit).asm8.view(np.int64))
 
 
 def is_numeric_or_bool(dtype: Any) -> bool:
@@ -102,7 +167,10 @@ def to_masked(dtype: Any) -> Any:
 
 
 def to_numpy_dtype(dtype: Any) -> np.dtype:
-    """The numpy twin of a masked dtype (Int64 -> int64); numpy dtypes pass through."""
+    """The numpy twin of a masked dtype (Int64 -> int64) or a tz-aware one (its UTC ``datetime64[unit]``);
+    numpy dtypes pass through."""
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return np.dtype(f"M8[{dtype.unit}]")
     return dtype.numpy_dtype if is_masked(dtype) else np.dtype(dtype)
 
 

@@ -14,9 +14,18 @@ pandas' rules followed here:
   non-fixed or unknown one, or one that is not a whole number of the column's unit;
 * the aliases ``dayofweek``, ``weekday``, ``dayofyear``, ``daysinmonth`` warn as pandas 3.1 does.
 
-Not yet: time zones (a tz-aware dtype raises ``NotImplementedError``), ``.dt`` of a categorical of datetimes,
-``strftime``, ``day_name`` / ``month_name``, ``date`` / ``time``, ``isocalendar``, ``to_period``, ``components``,
-``as_unit``.
+Time zones: a tz-aware Series (``datetime64[unit, tz]``) holds UTC ticks; its fields, ``strftime`` and rounding
+are computed on the wall-clock ticks (:func:`riptide.core.ops.timezones.to_wall`, one ``searchsorted`` into the
+zone's transition table and a gather), as pandas computes them. ``floor`` / ``ceil`` / ``round`` / ``normalize``
+round the wall time and localize it again with ``ambiguous`` / ``nonexistent`` (pandas' rules and errors).
+``tz_localize`` / ``tz_convert`` / ``tz`` follow pandas; ``tz_convert`` only changes the dtype.
+
+``strftime`` / ``day_name`` / ``month_name`` build the strings on the device
+(:mod:`riptide.core.ops.format_datetime`); a directive it does not know goes to pandas on the host, with a
+warning naming it (once per directive).
+
+Not yet: ``.dt`` of a categorical of datetimes, ``date`` / ``time``, ``isocalendar``, ``to_period``,
+``components``, ``as_unit``, a ``locale`` for the names.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import pandas as pd
 from riptide.core import dtypes
 from riptide.core.column import NumericColumn
 from riptide.core.ops import datetime_fields as fields
+from riptide.core.ops import format_datetime, timezones
 
 __all__ = ["DatetimeProperties", "SeriesDatetimeAccessorMethods", "TimedeltaProperties"]
 
@@ -50,12 +60,10 @@ class SeriesDatetimeAccessorMethods:
         ([2.0, nan], [True, False])
         """
         dtype = self.dtype
-        if isinstance(dtype, pd.DatetimeTZDtype):
-            raise NotImplementedError("the .dt accessor of tz-aware datetimes (time zones are not supported yet)")
         if dtypes.is_categorical(dtype) and dtypes.is_datetimelike(getattr(dtype.categories, "dtype", None)):
             raise NotImplementedError("the .dt accessor of a categorical of datetimes (not supported yet)")
         if dtypes.is_datetimelike(dtype):
-            return DatetimeProperties(self) if dtype.kind == "M" else TimedeltaProperties(self)
+            return DatetimeProperties(self) if dtypes.is_datetime(dtype) else TimedeltaProperties(self)
         raise AttributeError("Can only use .dt accessor with datetimelike values")
 
 
@@ -66,7 +74,7 @@ class _Properties:
 
     def __init__(self, series: Any):
         self._series = series
-        self._unit = np.datetime_data(series.dtype)[0]
+        self._unit = dtypes.datetime_unit(series.dtype)
         if self._unit not in fields.TICKS_PER_SECOND:
             raise NotImplementedError(f"the .dt accessor of unit {self._unit!r} (riptide supports s, ms, us, ns)")
 
@@ -77,6 +85,25 @@ class _Properties:
     @property
     def _xp(self) -> Any:
         return self._series._column.xp
+
+    @property
+    def _tz(self) -> Any:
+        dtype = self._series.dtype
+        return dtype.tz if dtypes.is_datetime_tz(dtype) else None
+
+    @property
+    def _wall(self) -> Any:
+        """The wall-clock ticks: the ticks themselves when naive, UTC ticks moved into the zone when tz-aware."""
+        if self._tz is None:
+            return self._ticks
+        return timezones.to_wall(self._ticks, self._tz, self._unit, self._xp)
+
+    def _relocalize(self, wall: Any, ambiguous: Any, nonexistent: Any) -> Any:
+        """Wall-clock ticks back as a Series of this one's dtype (tz-aware: localized again, pandas' rules)."""
+        if self._tz is None:
+            return self._wrap(wall, self._series.dtype)
+        utc = timezones.localize(wall, self._tz, self._unit, self._xp, ambiguous, nonexistent)
+        return self._wrap(utc, self._series.dtype)
 
     def _wrap(self, data: Any, dtype: Any = None) -> Any:
         column = NumericColumn(data, dtype=data.dtype if dtype is None else dtype)
@@ -93,13 +120,14 @@ class _Properties:
         """The resolution of the values: ``"s"``, ``"ms"``, ``"us"`` or ``"ns"``."""
         return self._unit
 
-    def _round(self, freq: Any, mode: str) -> Any:
+    def _round(self, freq: Any, mode: str, ambiguous: Any = "raise", nonexistent: Any = "raise") -> Any:
         from pandas._libs.tslibs.timedeltas import get_unit_for_round
 
         # pandas' own frequency parser, on the host: the frequency is a scalar, and this gives pandas' exact
         # ValueError for a non-fixed, unknown or (for this unit) fractional frequency.
         step = int(get_unit_for_round(freq, _NPY_UNIT_CODE[self._unit]))
-        return self._wrap(fields.round_ticks(self._ticks, step, mode, self._xp), self._series.dtype)
+        rounded = fields.round_ticks(self._wall, step, mode, self._xp)
+        return self._relocalize(rounded, ambiguous, nonexistent)
 
     def floor(self, freq: Any, ambiguous: Any = "raise", nonexistent: Any = "raise") -> Any:
         """Round each value down to a multiple of the fixed frequency ``freq`` (NaT stays NaT).
@@ -109,7 +137,7 @@ class _Properties:
         >>> s.dt.floor("15min").to_pandas().tolist()
         [Timestamp('1969-12-31 23:45:00')]
         """
-        return self._round(freq, "floor")
+        return self._round(freq, "floor", ambiguous, nonexistent)
 
     def ceil(self, freq: Any, ambiguous: Any = "raise", nonexistent: Any = "raise") -> Any:
         """Round each value up to a multiple of the fixed frequency ``freq`` (NaT stays NaT).
@@ -118,7 +146,7 @@ class _Properties:
         >>> rt.Series(pd.to_timedelta(["61s"])).dt.ceil("min").to_pandas().tolist()
         [Timedelta('0 days 00:02:00')]
         """
-        return self._round(freq, "ceil")
+        return self._round(freq, "ceil", ambiguous, nonexistent)
 
     def round(self, freq: Any, ambiguous: Any = "raise", nonexistent: Any = "raise") -> Any:
         """Round each value to the nearest multiple of ``freq``, ties to the even multiple (as pandas).
@@ -127,12 +155,12 @@ class _Properties:
         >>> rt.Series(pd.to_datetime(["2024-01-01 00:30", "2024-01-01 01:30"])).dt.round("h").to_pandas().tolist()
         [Timestamp('2024-01-01 00:00:00'), Timestamp('2024-01-01 02:00:00')]
         """
-        return self._round(freq, "round")
+        return self._round(freq, "round", ambiguous, nonexistent)
 
 
 def _date_field(name: str, doc: str) -> property:
     def getter(self: DatetimeProperties) -> Any:
-        return self._field(fields.date_field(self._ticks, self._unit, name, self._xp))
+        return self._field(fields.date_field(self._wall, self._unit, name, self._xp))
 
     getter.__name__ = name
     getter.__doc__ = doc
@@ -195,10 +223,131 @@ class DatetimeProperties(_Properties):
         """
         step = 86_400 * fields.TICKS_PER_SECOND[self._unit]
         try:
-            midnight = fields.round_ticks(self._ticks, step, "floor", self._xp)
+            midnight = fields.round_ticks(self._wall, step, "floor", self._xp)
         except OverflowError:  # a time on the int64 range's first day: pandas' message
             raise ValueError("Cannot normalize Timestamp without integer overflow") from None
-        return self._wrap(midnight, self._series.dtype)
+        return self._relocalize(midnight, "raise", "raise")
+
+    # --- time zones ------------------------------------------------------------------------------------------
+    @property
+    def tz(self) -> Any:
+        """The time zone (a tzinfo), None for naive values.
+
+        >>> import riptide as rt, pandas as pd
+        >>> rt.Series(pd.to_datetime(["2024-01-01"])).dt.tz_localize("Europe/Berlin").dt.tz
+        zoneinfo.ZoneInfo(key='Europe/Berlin')
+        """
+        return self._tz
+
+    def tz_localize(self, tz: Any, ambiguous: Any = "raise", nonexistent: Any = "raise") -> Any:
+        """Read naive values as wall-clock times of ``tz`` (or drop the zone of tz-aware ones with ``None``).
+
+        ``ambiguous`` ("raise", "NaT", "infer", a bool or a bool array: True = the DST reading) settles wall times
+        that occur twice; ``nonexistent`` ("raise", "NaT", "shift_forward", "shift_backward" or a timedelta)
+        those skipped by a DST jump, as pandas does.
+
+        >>> import riptide as rt, pandas as pd
+        >>> s = rt.Series(pd.to_datetime(["2024-03-31 02:30", "2024-07-01 12:00"]))
+        >>> s.dt.tz_localize("Europe/Berlin", nonexistent="shift_forward").to_pandas().tolist()
+        [Timestamp('2024-03-31 03:00:00+0200', tz='Europe/Berlin'), Timestamp('2024-07-01 12:00:00+0200', tz='Europe/Berlin')]
+        """
+        if self._tz is not None:
+            if tz is not None:
+                raise TypeError("Already tz-aware, use tz_convert to convert.")
+            wall = timezones.to_wall(self._ticks, self._tz, self._unit, self._xp)
+            return self._wrap(wall, np.dtype(f"M8[{self._unit}]"))
+        if tz is None:
+            return self._wrap(self._ticks.copy(), self._series.dtype)
+        dtype = timezones.resolve_tz(tz, self._unit)
+        if timezones.zone_table(dtype.tz).is_fixed:  # pandas checks no argument for a fixed offset
+            utc = timezones.localize(self._ticks, dtype.tz, self._unit, self._xp)
+        else:
+            utc = timezones.localize(self._ticks, dtype.tz, self._unit, self._xp, ambiguous, nonexistent)
+        return self._wrap(utc, dtype)
+
+    def tz_convert(self, tz: Any) -> Any:
+        """The same instants shown in zone ``tz`` (``None``: naive UTC). Only the dtype changes.
+
+        >>> import riptide as rt, pandas as pd
+        >>> s = rt.Series(pd.to_datetime(["2024-01-01 12:00"])).dt.tz_localize("UTC")
+        >>> s.dt.tz_convert("Asia/Kolkata").to_pandas().tolist()
+        [Timestamp('2024-01-01 17:30:00+0530', tz='Asia/Kolkata')]
+        """
+        if self._tz is None:
+            raise TypeError("Cannot convert tz-naive timestamps, use tz_localize to localize")
+        dtype = np.dtype(f"M8[{self._unit}]") if tz is None else timezones.resolve_tz(tz, self._unit)
+        return self._wrap(self._ticks, dtype)
+
+    # --- text ------------------------------------------------------------------------------------------------
+    def strftime(self, date_format: str) -> Any:
+        """Each value formatted with ``date_format`` (C ``strftime`` directives); NaT gives a missing value.
+
+        ``%Y %m %d %H %M %S %f %y %j %I %e %b %B %a %A %p %Z %z %%`` are formatted on the device; any other
+        directive goes to pandas on the host (with a warning naming it).
+
+        >>> import riptide as rt, pandas as pd
+        >>> s = rt.Series(pd.to_datetime(["2024-02-29 13:05:09", None]))
+        >>> s.dt.strftime("%a %d %B %Y, %I:%M %p").to_pandas().tolist()
+        ['Thu 29 February 2024, 01:05 PM', nan]
+        """
+        if not isinstance(date_format, str):
+            raise TypeError(f"date_format must be a string, not {type(date_format).__name__}")
+        pieces, reason = format_datetime.plan(date_format)
+        if reason is None and self._unit != "ns":
+            # %Y of years before 1000 or after 9999 is not zero-padded by C's strftime: leave those to pandas.
+            year = fields.date_field(self._wall, self._unit, "year", self._xp)
+            nat = self._ticks == dtypes.NAT
+            outside = ~nat & ((year < 1000) | (year > 9999))
+            if bool(outside.any()):  # one scalar read: whether the device formatting applies
+                reason = "years outside 1000-9999"
+        if reason is not None:
+            return self._on_host(lambda host: host.dt.strftime(date_format), reason)
+        return self._strings(format_datetime.format_wall(self._wall, self._unit, pieces, self._zone_pieces(pieces)))
+
+    def day_name(self, locale: Any = None) -> Any:
+        """The English name of each value's weekday (``str``; NaT gives a missing value).
+
+        >>> import riptide as rt, pandas as pd
+        >>> rt.Series(pd.to_datetime(["2024-02-29"])).dt.day_name().to_pandas().tolist()
+        ['Thursday']
+        """
+        if locale is not None:
+            return self._on_host(lambda host: host.dt.day_name(locale=locale), "a locale")
+        return self._strings(format_datetime.names(self._wall, self._unit, "day"))
+
+    def month_name(self, locale: Any = None) -> Any:
+        """The English name of each value's month (``str``; NaT gives a missing value).
+
+        >>> import riptide as rt, pandas as pd
+        >>> rt.Series(pd.to_datetime(["2024-02-29"])).dt.month_name().to_pandas().tolist()
+        ['February']
+        """
+        if locale is not None:
+            return self._on_host(lambda host: host.dt.month_name(locale=locale), "a locale")
+        return self._strings(format_datetime.names(self._wall, self._unit, "month"))
+
+    def _zone_pieces(self, pieces: list[tuple[str, str]]) -> Any:
+        if self._tz is None or not any(p == ("code", "Z") or p == ("code", "z") for p in pieces):
+            return None
+        table = timezones.zone_table(self._tz)
+        return table, timezones.interval_index(self._ticks, self._tz, self._unit, self._xp)
+
+    def _strings(self, column: Any) -> Any:
+        return self._series._with_column(column)
+
+    def _on_host(self, compute: Any, reason: str) -> Any:
+        from riptide.core.column import as_column
+
+        if reason not in _WARNED:
+            _WARNED.add(reason)
+            warnings.warn(f"riptide formats datetimes with {reason} through pandas on the host (a copy of the "
+                          "column to the CPU and back)", UserWarning, stacklevel=3)  # fmt: skip
+        host = compute(self._series.to_pandas())
+        return self._series._with_column(as_column(host, xp=self._xp))
+
+
+#: The host-fallback reasons already warned about (one warning per reason per process).
+_WARNED: set[str] = set()
 
 
 def _timedelta_field(name: str, doc: str) -> property:

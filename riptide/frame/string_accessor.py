@@ -19,21 +19,33 @@ pandas' rules followed here (pandas 3, default ``str`` dtype):
   pandas uses: one code point to one ('ß'.upper() is 'ẞ', no final sigma); ``casefold`` follows Python's
   ``str.casefold``, as pandas does ('ß' -> 'ss').
 
-Not yet (``NotImplementedError``): regular expressions (``contains`` / ``count`` / ``replace`` / ``split`` with a
-pattern that has a regex special character), ``case=False``, ``flags``, empty ``replace`` / ``split`` patterns,
-``split`` / ``partition`` with ``expand=False`` (pandas returns an object column of Python lists / tuples, which
-riptide cannot hold), ``cat`` with ``others`` on another index (alignment), per-row ``repeat`` counts, ``.str`` of
-a categorical Series, and the rest of pandas' string methods (``extract``, ``normalize``...).
+Regular expressions (``contains``, ``match``, ``fullmatch``, ``count``, ``replace`` with a literal ``repl``,
+``split(regex=True)``, ``case=False``, ``flags``, compiled patterns) run on the device through
+:mod:`riptide.core.regex` (a DFA walked by one thread per row), with Python ``re`` semantics. Patterns beyond that
+engine (lookaround, backreferences, group references in ``repl``, \\b on non-ASCII text...), ``extract`` /
+``extractall`` and patterns pandas would answer through RE2 differently (``a{,3}``, RE2-invalid ones) are computed by
+pandas on a host copy, with a ``RegexFallbackWarning`` once per pattern; an invalid pattern raises pandas' error.
+Known difference: ``count`` / ``replace`` of patterns that match the empty string follow Python's ``re`` (as pandas'
+object path does) where pandas' pyarrow kernel differs.
+
+Not yet (``NotImplementedError``): ``findall`` and ``split`` / ``partition`` with ``expand=False`` (pandas returns
+an object column of Python lists / tuples, which riptide cannot hold), empty literal ``split`` patterns, ``cat``
+with ``others`` on another index (alignment), per-row ``repeat`` counts, ``.str`` of a categorical Series, and the
+rest of pandas' string methods (``normalize``...).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
 
 from riptide.core import dtypes
 from riptide.core.ops import string_ops as ops
+from riptide.core.regex import ops as regex_ops
+from riptide.core.regex import pandas_rules
+from riptide.core.regex.parse import Unsupported
 
 __all__ = ["SeriesStringAccessorMethods", "StringMethods"]
 
@@ -65,6 +77,26 @@ class SeriesStringAccessorMethods:
         if dtypes.is_categorical(dtype):
             raise NotImplementedError("the .str accessor of a categorical Series (not supported yet)")
         raise AttributeError(f"Can only use .str accessor with string values, not {_kind_name(dtype)}")
+
+
+def _na_kw(na: Any) -> dict:
+    """``na`` for a pandas call: left out when the caller left it out."""
+    return {} if na is _NA_DEFAULT else {"na": na}
+
+
+def _from_pandas(result: Any) -> Any:
+    """A pandas result of the host fallback as the riptide object of the same shape."""
+    import pandas as pd
+
+    if isinstance(result, pd.DataFrame):
+        from riptide.frame.dataframe import DataFrame
+
+        return DataFrame(result)
+    if isinstance(result, pd.Series):
+        from riptide.frame.series import Series
+
+        return Series(result)
+    return result
 
 
 class StringMethods:
@@ -99,20 +131,6 @@ class StringMethods:
             return None
         raise ValueError(f"na must be None, pd.NA, np.nan, True, or False; got {na}")
 
-    @staticmethod
-    def _literal(pat: Any, regex: bool, flags: int, case: bool, method: str) -> str:
-        if flags:
-            raise NotImplementedError(f"str.{method} with flags (regular expressions are not supported yet)")
-        if not case:
-            raise NotImplementedError(f"str.{method} with case=False (not supported yet)")
-        if not isinstance(pat, str):
-            if regex:
-                raise TypeError("first argument must be string or compiled pattern")
-            raise TypeError(f"expected bytes, {type(pat).__name__} found")
-        if regex and not ops.is_literal_regex(pat):
-            raise NotImplementedError(f"str.{method} of a regular expression (only literal patterns so far)")
-        return pat
-
     # --- length, search ----------------------------------------------------------------------------------------
     def len(self) -> Any:
         """Number of characters (code points) of each string.
@@ -132,26 +150,108 @@ class StringMethods:
         return self._wrap(ops.endswith(self._column, pat, self._na(na)))
 
     def contains(self, pat: str, case: bool = True, flags: int = 0, na: Any = _NA_DEFAULT, regex: bool = True) -> Any:
-        """Whether ``pat`` occurs in each string (``regex=True`` only for patterns without special characters).
+        """Whether ``pat`` (a regular expression, or a literal with ``regex=False``) occurs in each string.
 
         >>> import riptide as rt
-        >>> rt.Series(["a.b", "ab"]).str.contains(".", regex=False).to_pandas().tolist()
+        >>> s = rt.Series(["a.b", "ab", None])
+        >>> s.str.contains(".", regex=False).to_pandas().tolist(), s.str.contains("^a.b$").to_pandas().tolist()
+        ([True, False, False], [True, False, False])
+        """
+        na_value = self._na(na)
+        self._check_pattern(pat, regex)
+        host = lambda acc: acc.contains(pat, case=case, flags=flags, regex=regex, **_na_kw(na))  # noqa: E731
+        if not regex:
+            if isinstance(pat, re.Pattern) or flags:
+                return self._host("contains", pat, "a compiled pattern or flags with regex=False", host)
+            if case:
+                return self._wrap(ops.contains(self._column, pat, na_value))
+            pattern, flags = re.escape(pat), re.IGNORECASE
+        else:
+            pattern, flags = pandas_rules.normalize(pat, case, flags)
+            if isinstance(pattern, str) and not flags and ops.is_literal_regex(pattern):
+                return self._wrap(ops.contains(self._column, pattern, na_value))
+        return self._regex("contains", pat, pattern, flags, host,
+                           lambda: self._wrap(regex_ops.contains(self._column, pattern, flags, na_value)))  # fmt: skip
+
+    def match(self, pat: str, case: bool = True, flags: int = 0, na: Any = _NA_DEFAULT) -> Any:
+        """Whether the regular expression ``pat`` matches at the start of each string (``re.match``).
+
+        >>> import riptide as rt
+        >>> rt.Series(["ab1", "1ab", None]).str.match(r"[a-z]+\\d").to_pandas().tolist()
+        [True, False, False]
+        """
+        na_value = self._na(na)
+        self._check_pattern(pat, True)
+        pattern, flags = pandas_rules.normalize(pat, case, flags)
+        host = lambda acc: acc.match(pat, case=case, flags=flags, **_na_kw(na))  # noqa: E731
+        return self._regex("match", pat, pattern, flags, host,
+                           lambda: self._wrap(regex_ops.match(self._column, pattern, flags, na_value)))  # fmt: skip
+
+    def fullmatch(self, pat: str, case: bool = True, flags: int = 0, na: Any = _NA_DEFAULT) -> Any:
+        """Whether the regular expression ``pat`` matches each whole string (``re.fullmatch``).
+
+        >>> import riptide as rt
+        >>> rt.Series(["ab1", "ab1x"]).str.fullmatch(r"[a-z]+\\d").to_pandas().tolist()
         [True, False]
         """
-        pat = self._literal(pat, regex, flags, case, "contains")
-        return self._wrap(ops.contains(self._column, pat, self._na(na)))
+        na_value = self._na(na)
+        self._check_pattern(pat, True)
+        pattern, flags = pandas_rules.normalize(pat, case, flags)
+        host = lambda acc: acc.fullmatch(pat, case=case, flags=flags, **_na_kw(na))  # noqa: E731
+        return self._regex("fullmatch", pat, pattern, flags, host,
+                           lambda: self._wrap(regex_ops.fullmatch(self._column, pattern, flags, na_value)))  # fmt: skip
 
     def count(self, pat: str, flags: int = 0) -> Any:
-        """Non-overlapping occurrences of ``pat`` in each string (a literal pattern).
+        """Non-overlapping matches of the regular expression ``pat`` in each string (Python's ``re.findall``
+        count: an empty match may follow a non-empty one).
 
         >>> import riptide as rt
-        >>> rt.Series(["banana"]).str.count("an").to_pandas().tolist()
-        [2]
+        >>> rt.Series(["banana", "a1b22"]).str.count(r"an|\\d+").to_pandas().tolist()
+        [2, 2]
         """
-        if not isinstance(pat, str):
+        if not isinstance(pat, (str, re.Pattern)):
             raise TypeError(f"expected string or bytes-like object, got {type(pat).__name__!r}")
-        pat = self._literal(pat, True, flags, True, "count")
-        return self._wrap(ops.count(self._column, pat))
+        pattern, flags = pandas_rules.normalize(pat, True, flags)
+        if not flags and isinstance(pattern, str) and ops.is_literal_regex(pattern):
+            # (an empty pattern counts bytes + 1 here, as pandas' pyarrow kernel does; Python's re counts characters)
+            return self._wrap(ops.count(self._column, pattern))
+        host = lambda acc: acc.count(pat, flags=flags)  # noqa: E731
+        return self._regex("count", pat, pattern, flags, host,
+                           lambda: self._wrap(regex_ops.count(self._column, pattern, flags)))  # fmt: skip
+
+    # --- regular expressions: dispatch and the host fallback ---------------------------------------------------
+    @staticmethod
+    def _check_pattern(pat: Any, regex: bool) -> None:
+        if not isinstance(pat, (str, re.Pattern)):
+            if regex:
+                raise TypeError("first argument must be string or compiled pattern")
+            raise TypeError(f"expected bytes, {type(pat).__name__} found")
+
+    def _regex(self, method: str, pat: Any, pattern: Any, flags: int, host: Any, device: Any,
+               re2_route: bool | None = None) -> Any:  # fmt: skip
+        """Run ``device()`` on the column's device; patterns the device engine does not run, or that pandas would
+        answer differently (its RE2 route), go to ``host(pandas_str_accessor)`` on a host copy, warning once."""
+        if not isinstance(pattern, str):
+            return self._host(method, pat, "a bytes pattern", host)
+        if re2_route is None:
+            re2_route = pandas_rules.pandas_uses_re2(pattern, flags)
+        if re2_route:
+            if not pandas_rules.re2_accepts(pattern, bool(flags & re.IGNORECASE)):
+                return self._host(method, pat, "a pattern pandas hands to RE2, which rejects it", host)
+            if pandas_rules.braces_from_zero(pattern):
+                return self._host(method, pat, "'{,n}', literal text for pandas' RE2 engine", host)
+        try:
+            return device()
+        except re.error as exc:
+            return self._host(method, pat, f"Python's re rejects it: {exc}", host)
+        except Unsupported as exc:
+            return self._host(method, pat, str(exc), host)
+
+    def _host(self, method: str, pat: Any, reason: str, host: Any) -> Any:
+        """pandas' own answer on a host copy of the Series (it raises pandas' exception for a bad pattern)."""
+        result = host(self._series.to_pandas().str)
+        pandas_rules.warn_fallback(method, pat.pattern if isinstance(pat, re.Pattern) else pat, reason)
+        return _from_pandas(result)
 
     def find(self, sub: str, start: int = 0, end: int | None = None) -> Any:
         """Lowest character index of ``sub`` in each ``string[start:end]``, -1 where absent.
@@ -321,38 +421,69 @@ class StringMethods:
     # --- replace, split, partition, cat --------------------------------------------------------------------------
     def replace(self, pat: str, repl: str | None = None, n: int = -1, case: bool | None = None, flags: int = 0,
                 regex: bool = False) -> Any:  # fmt: skip
-        """Replace the first ``n`` (default all) non-overlapping occurrences of the literal ``pat`` with ``repl``.
+        """Replace the first ``n`` (default all) non-overlapping occurrences of ``pat`` (a literal, or a regular
+        expression with ``regex=True``) with the literal ``repl``.
 
         >>> import riptide as rt
-        >>> rt.Series(["a.b.c", None]).str.replace(".", "::", n=1).to_pandas().tolist()
-        ['a::b.c', nan]
+        >>> s = rt.Series(["a.b.c", None])
+        >>> s.str.replace(".", "::", n=1).to_pandas().tolist(), s.str.replace(r"\\.\\w", "", regex=True).to_pandas().tolist()
+        (['a::b.c', nan], ['a', nan])
         """
         if isinstance(pat, dict):
             raise NotImplementedError("str.replace with a dict of patterns (not supported yet)")
-        if callable(repl) and not isinstance(repl, str):
-            raise NotImplementedError("str.replace with a callable repl (regular expressions are not supported yet)")
-        if not isinstance(repl, str):
-            raise TypeError("repl must be a string or callable")
-        if case is False:
-            raise NotImplementedError("str.replace with case=False (not supported yet)")
-        pat = self._literal(pat, regex, flags, True, "replace")
-        if not pat:
-            raise NotImplementedError("str.replace with an empty pattern (not supported yet)")
+        host = lambda acc: acc.replace(pat, repl, n=n, case=case, flags=flags, regex=regex)  # noqa: E731
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
             raise TypeError(f"n must be an integer, not {type(n).__name__}")
-        return self._wrap(ops.replace(self._column, pat, repl, int(n)))
+        n = int(n)
+        if callable(repl) and not isinstance(repl, str):
+            return self._host("replace", pat, "a callable repl", host)
+        if not isinstance(repl, str):
+            raise TypeError("repl must be a string or callable")
+        if isinstance(pat, re.Pattern) and (case is not None or flags or not regex):
+            return self._host("replace", pat, "a compiled pattern with case, flags or regex=False", host)
+        if not isinstance(pat, (str, re.Pattern)):
+            raise TypeError("first argument must be string or compiled pattern")
+        if not regex:
+            if flags:
+                return self._host("replace", pat, "flags with regex=False", host)
+            if case is not False and pat:
+                return self._wrap(ops.replace(self._column, pat, repl, n))
+            if case is not False:  # an empty literal: str.replace inserts repl around every character
+                limit = n
+                pattern, flags = "", 0
+            else:
+                pattern, flags = re.escape(pat), re.IGNORECASE
+                limit = n if n > 0 else -1  # pandas' case-insensitive path is re.sub, whose count=0 means all
+            return self._regex("replace", pat, pattern, flags, host,
+                               lambda: self._wrap(regex_ops.replace(self._column, pattern, repl, limit, flags)),
+                               re2_route=False)  # fmt: skip
+        pattern, flags = pandas_rules.normalize(pat, case, flags)
+        python_route = isinstance(pat, re.Pattern) or bool(flags) or not pandas_rules.pandas_uses_re2(pattern, flags)
+        if "\\" in repl:
+            return self._host("replace", pat, "escapes or group references in repl", host)
+        if n == 0 and not python_route:  # pandas also leaves RE2 for some patterns on some text
+            unicode_sensitive, newline_sensitive = pandas_rules.data_sensitive(pattern)
+            column = self._column
+            # one scalar read each: which engine pandas would pick for this data
+            python_route = (unicode_sensitive and not ops._is_ascii(column)) or (
+                newline_sensitive and bool((column.chars == 10).any()))
+        # n=0 replaces nothing through pandas' RE2 kernel, everything through Python's re.sub (count=0)
+        limit = -1 if n < 0 or (n == 0 and python_route) else n
+        return self._regex("replace", pat, pattern, flags, host,
+                           lambda: self._wrap(regex_ops.replace(self._column, pattern, repl, limit, flags)),
+                           re2_route=not python_route)  # fmt: skip
 
     def _split(self, pat: Any, n: Any, expand: bool, regex: Any, from_right: bool, method: str) -> Any:
-        if regex is True:
-            raise NotImplementedError(f"str.{method} with regex=True (only literal patterns so far)")
+        if pat is not None and not from_right and (
+            regex is True or isinstance(pat, re.Pattern)
+            or (regex is None and isinstance(pat, str) and len(pat) > 1 and not ops.is_literal_regex(pat))
+        ):  # fmt: skip
+            return self._regex_split(pat, n, expand, regex)
         if pat is not None:
             if not isinstance(pat, str):
                 raise TypeError(f"object of type '{type(pat).__name__}' has no len()")
             if not pat:
                 raise NotImplementedError(f"str.{method} with an empty pattern (not supported yet)")
-            if regex is None and len(pat) > 1 and not ops.is_literal_regex(pat):
-                # pandas treats a pattern of more than one character as a regular expression when regex=None
-                raise NotImplementedError(f"str.{method} of a regular expression (only literal patterns so far)")
         if n is None or n == 0:
             n = -1
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
@@ -371,6 +502,54 @@ class StringMethods:
         # one scalar read: the number of output columns
         n_columns = int(counts.max()) if column.size else 0
         return self._frame(ops.piece_columns(column, begin, end, per_row, n_columns))
+
+    def _regex_split(self, pat: Any, n: Any, expand: bool, regex: Any) -> Any:
+        """``split`` at a regular expression: pandas' ``re.split(pat, s, maxsplit)`` per row."""
+        host = lambda acc: acc.split(pat, n=n, expand=expand, regex=regex)  # noqa: E731
+        if not isinstance(pat, (str, re.Pattern)):
+            raise TypeError("first argument must be string or compiled pattern")
+        if n is not None and (not isinstance(n, (int, np.integer)) or isinstance(n, bool)):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if not expand:
+            raise NotImplementedError(
+                "str.split(expand=False): pandas returns an object column of Python lists, which riptide cannot "
+                "hold (its list columns have an Arrow list dtype); use expand=True"
+            )
+        # re.split's maxsplit: 0 (pandas' n None / -1 / 0) splits everywhere, a negative one nowhere
+        limit = -1 if n is None or n in (-1, 0) else (0 if n < 0 else int(n))
+        pattern, flags = pandas_rules.normalize(pat, True, 0)
+
+        def device() -> Any:
+            if re.compile(pattern, flags).groups:
+                raise Unsupported("capturing groups (re.split returns their text too)")
+            column = self._column
+            begin, end, per_row = regex_ops.split_pieces(column, pattern, limit, flags)
+            counts = per_row if column.mask is None else column.xp.where(column.mask, per_row, 1)
+            n_columns = int(counts.max()) if column.size else 0  # one scalar read: the number of output columns
+            return self._frame(ops.piece_columns(column, begin, end, per_row, n_columns))
+
+        return self._regex("split", pat, pattern, flags, host, device, re2_route=False)
+
+    # --- capture groups (on the host so far) ---------------------------------------------------------------------
+    def extract(self, pat: str, flags: int = 0, expand: bool = True) -> Any:
+        """The first match's capture groups of each string: a DataFrame (columns named by the groups' names or
+        0..k-1, dtype str), or a Series for one group with ``expand=False``. Computed on the host so far
+        (a :class:`~riptide.core.regex.pandas_rules.RegexFallbackWarning` says so).
+        """
+        host = lambda acc: acc.extract(pat, flags=flags, expand=expand)  # noqa: E731
+        return self._host("extract", pat, "capture groups are not on the device yet", host)
+
+    def extractall(self, pat: str, flags: int = 0) -> Any:
+        """Every match's capture groups: a DataFrame indexed by (row label, match number). On the host so far."""
+        host = lambda acc: acc.extractall(pat, flags=flags)  # noqa: E731
+        return self._host("extractall", pat, "capture groups are not on the device yet", host)
+
+    def findall(self, pat: str, flags: int = 0) -> Any:
+        """Not supported: pandas returns an object column of Python lists, which riptide cannot hold."""
+        raise NotImplementedError(
+            "str.findall: pandas returns an object column of Python lists, which riptide cannot hold; use "
+            "str.extractall (one row per match) or str.count"
+        )
 
     def _frame(self, columns: list) -> Any:
         from riptide.frame.dataframe import DataFrame

@@ -71,8 +71,9 @@ def column_from_pandas(values: Any, xp: types.ModuleType) -> Column:
         return CategoricalColumn.from_pandas(pd.Categorical(values), xp)
     if isinstance(dtype, pd.StringDtype) or isinstance(dtype, pd.ArrowDtype):
         return column_from_arrow(pa.array(values), xp)
-    if isinstance(dtype, pd.DatetimeTZDtype):
-        raise TypeError("time-zone-aware datetimes arrive with issue 4 (tz_localize/tz_convert); use naive ones")
+    if isinstance(dtype, pd.DatetimeTZDtype):  # UTC ticks, as pandas stores them; the zone stays in the dtype
+        utc = pd.array(values).tz_convert(None).to_numpy()
+        return NumericColumn(_device.to_device(np.ascontiguousarray(utc).view(np.int64), xp), dtype)
     raise TypeError(f"riptide has no column type for pandas dtype {dtype}")
 
 
@@ -173,7 +174,11 @@ def full(size: int, value: Any, dtype: Any = None, xp: types.ModuleType | None =
         placeholder = xp.zeros(size, dtype=storage)
         column = NumericColumn(placeholder, dtype, None)
         return column.set_missing(xp.ones(size, dtype=bool))
-    if dtypes.is_datetimelike(dtype):
+    if dtypes.is_datetime_tz(dtype):
+        stamp = pd.Timestamp(value)
+        stamp = stamp.tz_localize(dtype.tz) if stamp.tz is None else stamp
+        value = stamp.as_unit(dtype.unit).asm8.view(np.int64)  # asm8 of an aware stamp is its UTC instant
+    elif dtypes.is_datetimelike(dtype):
         value = (np.datetime64 if dtype.kind == "M" else np.timedelta64)(value).astype(dtype).view(np.int64)
     return NumericColumn(xp.full(size, value, dtype=storage), dtype)
 

@@ -3,6 +3,8 @@
 Holds int*, uint*, float*, bool, datetime64[unit] and timedelta64[unit] (stored as
 int64, NaT = INT64_MIN, because CuPy has no datetime dtype) and pandas' masked
 dtypes (Int64, Float64, boolean, ...), whose missing rows live in ``mask``.
+A tz-aware ``datetime64[unit, tz]`` holds UTC ticks, as pandas does: the zone lives
+only in the dtype, so sorting, grouping and comparing work on the ticks unchanged.
 """
 
 from __future__ import annotations
@@ -129,6 +131,8 @@ class NumericColumn(Column):
             return pd.arrays.BooleanArray(values, mask) if self.kind == "b" else (
                 pd.arrays.FloatingArray(values, mask) if self.kind == "f" else pd.arrays.IntegerArray(values, mask)
             )
+        if dtypes.is_datetime_tz(self._dtype):  # UTC ticks: pandas' DatetimeArray, viewed in the zone
+            return pd.array(values).tz_localize("UTC").tz_convert(self._dtype.tz)
         return values
 
     def to_arrow(self) -> pa.Array:
@@ -136,6 +140,8 @@ class NumericColumn(Column):
         if dtypes.is_masked(self._dtype):
             mask = None if self.mask is None else ~_device.to_host(self.mask)
             return pa.array(values, mask=mask)
+        if dtypes.is_datetime_tz(self._dtype):
+            return pa.array(self.to_pandas_array())  # pyarrow names the zone as pandas does
         if self.kind in "mM":
             return pa.array(values, mask=values.view(np.int64) == dtypes.NAT)
         return pa.array(values)
@@ -147,9 +153,9 @@ class NumericColumn(Column):
         if pa.types.is_boolean(typ):
             values = np.asarray(array.fill_null(False).to_numpy(zero_copy_only=False), dtype=bool)
         elif pa.types.is_timestamp(typ) or pa.types.is_duration(typ):
-            if getattr(typ, "tz", None) is not None:
-                raise TypeError(f"time-zone-aware timestamps ({typ}) arrive with issue 4; cast to naive first")
             np_dtype = np.dtype(f"{'M8' if pa.types.is_timestamp(typ) else 'm8'}[{typ.unit}]")
+            if getattr(typ, "tz", None) is not None:  # Arrow also stores UTC ticks; pandas names the zone
+                np_dtype = typ.to_pandas_dtype()
             ints = array.cast(pa.int64()).fill_null(dtypes.NAT).to_numpy(zero_copy_only=False)
             return cls(_device.to_device(ints, xp), np_dtype)
         else:

@@ -12,6 +12,9 @@ NumPy and ``datetime`` twins, ``pd.NaT``). pandas' rules, as riptide applies the
   ``timedelta // timedelta`` int64 (float64 when a NaT is involved), ``timedelta % timedelta`` a timedelta.
 * Comparing values of different kinds (a datetime with a timedelta, a number, None): ``==`` is all
   False, ``!=`` all True, ``<`` raises TypeError. Comparisons with NaT are False (``!=`` True).
+* Time zones: tz-aware values are UTC ticks, so two tz-aware operands compare and subtract on their ticks
+  whatever their zones; ``± timedelta`` keeps the zone. A tz-aware operand against a naive one compares like
+  different kinds (``<`` raises pandas' "Invalid comparison"), and subtracting them raises pandas' TypeError.
 """
 
 from __future__ import annotations
@@ -40,11 +43,13 @@ class _Side:
     "num" (a number), "bool" or "other"; ``values`` are int64 in ``unit`` for M / m (NaT rows hold NAT);
     ``missing`` marks rows that are NaT / NA (``True`` for a missing scalar), None when there are none."""
 
-    __slots__ = ("kind", "masked", "missing", "source", "unit", "values")
+    __slots__ = ("kind", "masked", "missing", "source", "tz", "unit", "values")
 
-    def __init__(self, kind: str, values: Any, unit: str | None, missing: Any, source: Any, masked: bool = False):
+    def __init__(self, kind: str, values: Any, unit: str | None, missing: Any, source: Any, masked: bool = False,
+                 tz: Any = None):  # fmt: skip
         self.kind, self.values, self.unit, self.missing, self.source = kind, values, unit, missing, source
         self.masked = masked
+        self.tz = tz  # the zone of a tz-aware datetime (its values are UTC ticks), else None
 
 
 def involves(left: Any, right: Any) -> bool:
@@ -63,8 +68,9 @@ def _is_temporal_scalar(value: Any) -> bool:
 def _side(value: Any, xp: Any) -> _Side:
     if isinstance(value, NumericColumn):
         if dtypes.is_datetimelike(value.dtype):
-            kind, unit = value.dtype.kind, np.datetime_data(value.dtype)[0]
-            return _Side(kind, value.data, unit, value.data == NAT, value)
+            kind, unit = value.dtype.kind, dtypes.datetime_unit(value.dtype)
+            tz = value.dtype.tz if dtypes.is_datetime_tz(value.dtype) else None
+            return _Side(kind, value.data, unit, value.data == NAT, value, tz=tz)
         masked = dtypes.is_masked(value.dtype)
         missing = (None if value.mask is None else ~value.mask) if masked else (
             xp.isnan(value.data) if value.kind == "f" else None)  # fmt: skip
@@ -77,10 +83,8 @@ def _side(value: Any, xp: Any) -> _Side:
         unit = np.datetime_data(value.dtype)[0]
         return _Side(value.dtype.kind, NAT, unit if unit in _SUPPORTED_UNITS else "s", True, value)
     if isinstance(value, np.datetime64 | _dt.datetime):
-        stamp = pd.Timestamp(value)
-        if stamp.tz is not None:
-            raise TypeError("time-zone-aware timestamps arrive with issue 4")
-        return _Side("M", int(stamp.asm8.view(np.int64)), stamp.unit, None, value)
+        stamp = pd.Timestamp(value)  # asm8 of a tz-aware stamp is its UTC instant
+        return _Side("M", int(stamp.asm8.view(np.int64)), stamp.unit, None, value, tz=stamp.tz)
     if isinstance(value, np.timedelta64 | _dt.timedelta):
         delta = pd.Timedelta(value)
         return _Side("m", int(delta.asm8.view(np.int64)), delta.unit, None, value)
@@ -110,7 +114,7 @@ def _compare(a: _Side, b: _Side, op: str, xp: Any, size: int) -> Column:
     kinds = {a.kind, b.kind}
     if "NaT" in kinds and kinds <= {"NaT", "M", "m"}:  # pd.NaT compares False with every datetime / timedelta
         return NumericColumn(xp.full(size, op == "ne"))
-    if a.kind == b.kind and a.kind in ("M", "m"):
+    if a.kind == b.kind and a.kind in ("M", "m") and (a.tz is None) == (b.tz is None):
         unit = _finer(a.unit, b.unit)
         values = getattr(xp, binary.UFUNC_NAMES[op])(_in_unit(a, unit, xp), _in_unit(b, unit, xp))
         missing = _either(a.missing, b.missing)
@@ -157,7 +161,7 @@ def _resolve_nat(a: _Side, b: _Side, op: str, left: Any, right: Any, reflected: 
     if op not in ("add", "sub") or other.kind not in ("M", "m"):
         raise binary.unsupported(left, right, op, reflected)
     kind = "M" if (other.kind == "M" and op == "sub") else "m"
-    resolved = _Side(kind, NAT, other.unit, True, nat.source)
+    resolved = _Side(kind, NAT, other.unit, True, nat.source, tz=other.tz if kind == "M" else None)
     return (resolved, b) if a is nat else (a, resolved)
 
 
@@ -167,12 +171,14 @@ def _temporal_pair(a: _Side, b: _Side, op: str, xp: Any, size: int, left: Any, r
     av, bv = _in_unit(a, unit, xp), _in_unit(b, unit, xp)
     missing = _either(a.missing, b.missing)
     if op == "add" and {ka, kb} == {"M", "m"}:
-        return _temporal_result(av + bv, "M", unit, missing, xp, size)
+        return _temporal_result(av + bv, "M", unit, missing, xp, size, a.tz if ka == "M" else b.tz)
     if op == "add" and ka == kb == "m":
         return _temporal_result(av + bv, "m", unit, missing, xp, size)
     if op == "sub" and kb == "m":
-        return _temporal_result(av - bv, ka, unit, missing, xp, size)
+        return _temporal_result(av - bv, ka, unit, missing, xp, size, a.tz)
     if op == "sub" and ka == kb == "M":
+        if (a.tz is None) != (b.tz is None):
+            raise TypeError("Cannot subtract tz-naive and tz-aware datetime-like objects")
         return _temporal_result(av - bv, "m", unit, missing, xp, size)
     if ka != "m" or kb != "m":
         if op == "sub" and ka == "m":
@@ -226,11 +232,13 @@ def _scaled(t: Any, n: Any, op: str, xp: Any) -> tuple[Any, Any]:
     return numpy_compat.where(xp, bad, 0, xp.trunc(product)).astype(np.int64), bad
 
 
-def _temporal_result(values: Any, kind: str, unit: str, missing: Any, xp: Any, size: int) -> NumericColumn:
+def _temporal_result(values: Any, kind: str, unit: str, missing: Any, xp: Any, size: int, tz: Any = None
+                     ) -> NumericColumn:  # fmt: skip
     values = _full(values, size, xp, np.int64)
     if missing is not None:
         values = numpy_compat.where(xp, missing, NAT, values)
-    return NumericColumn(values.astype(np.int64, copy=False), np.dtype(f"{kind}8[{unit}]"))
+    dtype = pd.DatetimeTZDtype(unit, tz) if tz is not None else np.dtype(f"{kind}8[{unit}]")
+    return NumericColumn(values.astype(np.int64, copy=False), dtype)
 
 
 # --- helpers ----------------------------------------------------------------------------------
