@@ -123,7 +123,7 @@ def box_datetime(raw: int, dtype: Any) -> Any:
     unit = datetime_unit(dtype)
     if isinstance(dtype, pd.DatetimeTZDtype):  # UTC ticks, shown in the zone
         return pd.Timestamp(np.datetime64(raw, unit)).tz_localize("UTC").tz_convert(dtype.tz)
-    return pd.Timestamp(np.datetime64(raw, unit)) if dtype.kind == "M" else pd.Timedelta(raw, unit=unit)
+    return pd.Timestamp(np.datetime64(raw, unit)) if dtype.kind == "M" else pd.Timedelta(np.timedelta64(raw, unit))
 
 
 def datetime_ticks(value: Any, dtype: Any) -> int:

@@ -183,7 +183,7 @@ def _equal_width_edges(values: NumericColumn, nbins: Any, right: bool) -> pd.Ind
         raise ValueError("Cannot cut empty array")
     low, high = reduce(values, "min"), reduce(values, "max")  # two scalar reads: the range
     if dtypes.is_datetimelike(values.dtype):
-        unit = np.datetime_data(values.dtype)[0]
+        unit = dtypes.datetime_unit(values.dtype)
         make_range = pd.date_range if values.dtype.kind == "M" else pd.timedelta_range
         if low == high:
             step = pd.Timedelta(seconds=1).as_unit(unit)
@@ -217,7 +217,7 @@ def _interval_labels(edges: pd.Index, precision: int, right: bool, include_lowes
     would merge two edges)."""
     closed = "right" if right else "left"
     if dtypes.is_datetimelike(edges.dtype):
-        unit = np.datetime_data(edges.dtype)[0]
+        unit = dtypes.datetime_unit(edges.dtype)
         breaks = list(edges)
         if right and include_lowest:
             breaks[0] = breaks[0] - pd.Timedelta(1, unit=unit).as_unit(unit)
@@ -310,7 +310,7 @@ def _edges_like(values: NumericColumn, edges: pd.Index, xp: Any) -> Any:
         if edge_kind != kind:
             what = "datetime64" if kind == "M" else "timedelta64"
             raise ValueError(f"bins must be of {what} dtype")
-        unit = np.datetime_data(values.dtype)[0]
+        unit = dtypes.datetime_unit(values.dtype)
         return xp.asarray(np.asarray(edges.as_unit(unit).asi8, dtype=np.int64))
     host = np.asarray(edges)
     if host.dtype.kind not in "biuf":

@@ -252,10 +252,7 @@ def scalar_at(column: Column, position: int) -> Any:
     if isinstance(column, NumericColumn) and column.mask is None:
         raw = column.data[position].item()  # one scalar read, no column transfer
         if dtypes.is_datetimelike(dtype):
-            if raw == dtypes.NAT:
-                return pd.NaT
-            unit = np.datetime_data(dtype)[0]
-            return pd.Timestamp(np.datetime64(raw, unit)) if dtype.kind == "M" else pd.Timedelta(raw, unit=unit)
+            return dtypes.box_datetime(raw, dtype)
         return dtypes.to_numpy_dtype(dtype).type(raw)
     value = column.slice(position, position + 1).to_pandas_array()[0]
     if dtypes.is_datetimelike(dtype):

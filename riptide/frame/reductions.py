@@ -137,7 +137,7 @@ def _result_dtype(column: Column, op: str, value: Any) -> Any:
     if dtypes.is_datetimelike(column.dtype):
         if op in ("min", "max", "mean", "median"):
             return column.dtype
-        return np.dtype(f"m8[{np.datetime_data(column.dtype)[0]}]") if op in ("std", "sum") else None
+        return np.dtype(f"m8[{dtypes.datetime_unit(column.dtype)}]") if op in ("std", "sum") else None
     if not dtypes.is_masked(column.dtype):
         return None
     if value is not pd.NA:

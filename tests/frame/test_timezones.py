@@ -333,7 +333,6 @@ def test_dt_on_tz_aware_examples():
 _aware = pd.Series(pd.to_datetime(["2020-01-01", None, "2020-06-01"])).dt.tz_localize("Europe/Berlin")
 
 
-@pytest.mark.xfail(strict=True, reason="core/ops/join.py: np.result_type of two tz-aware key dtypes")
 def test_merge_on_tz_keys():
     left = pd.DataFrame({"k": _aware, "a": [1, 2, 3]})
     right = pd.DataFrame({"k": _aware.iloc[::-1], "b": [4, 5, 6]})
@@ -341,22 +340,18 @@ def test_merge_on_tz_keys():
                                   left.merge(right, on="k"))
 
 
-@pytest.mark.xfail(strict=True, reason="core/ops/reduce.py boxes with np.datetime_data (dtypes.box_datetime)")
 def test_min_max_of_tz_aware():
     assert rt.Series(_aware).min() == _aware.min()
 
 
-@pytest.mark.xfail(strict=True, reason="frame/indexing.py scalar_at boxes with np.datetime_data")
 def test_scalar_of_tz_aware():
     assert rt.Series(_aware).iloc[0] == _aware.iloc[0]
 
 
-@pytest.mark.xfail(strict=True, reason="core/ops/cast.py does not call timezones.astype yet")
 def test_astype_between_zones():
     assert_series_equal(rt.Series(_aware).astype("datetime64[s, UTC]"), _aware.astype("datetime64[s, UTC]"))
 
 
-@pytest.mark.xfail(strict=True, reason="core/ops/missing.py converts the fill value without its zone")
 def test_fillna_of_tz_aware():
     stamp = pd.Timestamp("2021-01-01", tz="Europe/Berlin")
     assert_series_equal(rt.Series(_aware).fillna(stamp), _aware.fillna(stamp))

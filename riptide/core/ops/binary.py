@@ -63,6 +63,8 @@ def binary_op(left: Column, right: Any, op: str, reflected: bool = False) -> Col
         right = python_scalar(right)
     if isinstance(left, CategoricalColumn) or isinstance(right, CategoricalColumn):
         return _categorical(left, right, op, reflected)
+    if isinstance(right, str) and temporal.involves(left, None):  # a date string compared with datetimes
+        return temporal.binary_op(left, right, op, reflected)
     if isinstance(left, StringColumn) or isinstance(right, StringColumn | str):
         return _string(left, right, op, reflected)
     if temporal.involves(left, right):

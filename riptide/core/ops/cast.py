@@ -50,6 +50,10 @@ def _numeric_astype(column: NumericColumn, dtype: Any) -> Column:
     source = column.dtype
     if dtype == source:
         return column.copy()
+    if dtypes.is_datetime_tz(source) or dtypes.is_datetime_tz(dtype):
+        from riptide.core.ops import timezones
+
+        return timezones.astype(column, dtype)
     target_np = dtypes.to_numpy_dtype(dtype)
     missing = column.isna() if column.can_hold_missing() else None
     has_missing = missing is not None and bool(missing.any())  # one scalar read, needed to pick the error

@@ -286,7 +286,7 @@ def _result_dtype(dtype: Any, op: str, interpolation: str = "linear") -> Any:
         wide = np.dtype(np.uint64 if kind == "u" else np.int64) if kind in "iub" else np_dtype
         return dtypes.to_masked(wide) if masked else wide
     if kind in "mM":
-        return np.dtype(f"m8[{np.datetime_data(dtype)[0]}]") if op in ("std", "sem") else dtype
+        return np.dtype(f"m8[{dtypes.datetime_unit(dtype)}]") if op in ("std", "sem") else dtype
     if op == "quantile" and interpolation in ("lower", "higher", "nearest") and kind in "iub":
         return dtype if masked else np.dtype(np.int64)
     if masked:

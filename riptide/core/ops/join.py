@@ -119,7 +119,7 @@ def _comparable_pair(left: Column, right: Column, name: Any, strict: bool, missi
     if left_time != right_time or (left_time and ld.kind != rd.kind):
         raise ValueError(_incompatible_message(ld, rd, name))
     if left_time:
-        common = np.result_type(ld, rd)  # the finer unit
+        common = ld if ld == rd else np.result_type(ld, rd)  # the finer unit (tz-aware keys: the same dtype)
         left = astype(left, common) if ld != common else left
         right = astype(right, common) if rd != common else right
         return (left, right) if missing_last else (_ticks(left), _ticks(right))

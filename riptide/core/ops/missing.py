@@ -90,8 +90,7 @@ def _temporal_where(column: NumericColumn, keep: Any, other: Any) -> Column:
         if not isinstance(other, pd.Timestamp | np.datetime64 | _dt.datetime | pd.Timedelta | np.timedelta64 |
                           _dt.timedelta | str):  # fmt: skip
             raise TypeError(f"cannot fill {column.dtype} values with {type(other).__name__}")
-        boxed = pd.Timestamp(other) if column.dtype.kind == "M" else pd.Timedelta(other)
-        value = boxed.to_numpy().astype(column.dtype).view(np.int64).item()
+        value = dtypes.datetime_ticks(other, column.dtype)
     return NumericColumn(xp.where(keep, column.data, value), column.dtype)
 
 

@@ -153,14 +153,12 @@ _TEMPORAL_OPS = {"M": ("min", "max", "mean", "median", "std"),
 
 def _temporal(column: NumericColumn, op: str, skipna: bool, min_count: int, ddof: int) -> Any:
     xp = column.xp
-    kind = column.dtype.kind
     _check_temporal_op(column.dtype, op)
     missing = column.data == dtypes.NAT
     if op in ("any", "all"):  # timedelta truthiness; NaT is truthy unless skipped (pandas)
         return _any_all(column.data != 0, op, missing if skipna else None, xp)
-    unit = np.datetime_data(column.dtype)[0]
-    box = (lambda v: pd.Timestamp(np.datetime64(int(v), unit))) if kind == "M" else (
-        lambda v: pd.Timedelta(np.timedelta64(int(v), unit)))  # fmt: skip
+    def box(v: Any) -> Any:
+        return dtypes.box_datetime(int(v), column.dtype)
     n_missing = int(missing.sum())
     if n_missing and not skipna:
         return pd.NaT
@@ -183,7 +181,7 @@ def _temporal(column: NumericColumn, op: str, skipna: bool, min_count: int, ddof
         return pd.NaT
     squares = xp.where(missing, 0.0, (mean - zeroed) ** 2)
     std = xp.sqrt(squares.sum(dtype=np.float64) / (n_valid - ddof))
-    return pd.Timedelta(np.timedelta64(int(float(std)), unit))  # truncated, as pandas does
+    return pd.Timedelta(np.timedelta64(int(float(std)), dtypes.datetime_unit(column.dtype)))  # truncated, as pandas
 
 
 def _check_temporal_op(dtype: np.dtype, op: str) -> None:

@@ -125,7 +125,7 @@ def diff(column: Column, periods: int = 1) -> Column:
         values = data != previous
         result_dtype: Any = dtypes.to_masked(np.dtype(bool))
     elif dtypes.is_datetimelike(column.dtype):
-        unit = np.datetime_data(column.dtype)[0]
+        unit = dtypes.datetime_unit(column.dtype)
         values = data - previous
         nat = (data == dtypes.NAT) | (previous == dtypes.NAT)
         return NumericColumn(xp.where(nat | outside, dtypes.NAT, values), np.dtype(f"m8[{unit}]"))

@@ -28,7 +28,7 @@ import pandas as pd
 from riptide.core import dtypes
 from riptide.core.kernels import numpy_compat
 from riptide.core.column import Column, NumericColumn
-from riptide.core.ops import binary
+from riptide.core.ops import binary, date_offsets
 from riptide.core.ops.missing import is_missing_scalar
 
 __all__ = ["binary_op", "involves"]
@@ -98,6 +98,10 @@ def _side(value: Any, xp: Any) -> _Side:
 def binary_op(left: NumericColumn, right: Any, op: str, reflected: bool) -> Column:
     """``left <op> right`` (``right <op> left`` when ``reflected``) where one side is temporal."""
     xp = left.xp
+    if date_offsets.is_date_offset(right):
+        return _offset_op(left, right, op, reflected)
+    if isinstance(right, str) and op in binary.COMPARISON and dtypes.is_datetimelike(left.dtype):
+        right = _parsed_scalar(right, left.dtype)
     a, b = _side(left, xp), _side(right, xp)
     if reflected:
         a, b = b, a
@@ -107,6 +111,48 @@ def binary_op(left: NumericColumn, right: Any, op: str, reflected: bool) -> Colu
         raise binary.unsupported(left, right, op, reflected)
     with binary.quiet(xp):
         return _arithmetic(a, b, op, xp, left.size, left, right, reflected)
+
+
+def _parsed_scalar(text: str, dtype: Any) -> Any:
+    """A string compared with a datetime (timedelta) column is read as a Timestamp (Timedelta), as pandas reads it;
+    a naive one in the zone of a tz-aware column. Text that does not parse stays text (then ``==`` is all False
+    and ``<`` raises, as for any other kind)."""
+    try:
+        if dtypes.is_datetime(dtype):
+            stamp = pd.Timestamp(text)
+            if stamp is not pd.NaT and dtypes.is_datetime_tz(dtype) and stamp.tz is None:
+                stamp = stamp.tz_localize(dtype.tz)
+            return stamp
+        return pd.Timedelta(text)
+    except ValueError:
+        return text
+
+
+# --- date offsets -----------------------------------------------------------------------------
+def _offset_op(column: NumericColumn, offset: Any, op: str, reflected: bool) -> Column:
+    """``column ± offset`` (or ``offset + column``): calendar arithmetic on the device where
+    :mod:`~riptide.core.ops.date_offsets` covers the offset, else pandas on a host copy (warned once)."""
+    naive_datetime = dtypes.is_datetime(column.dtype) and not dtypes.is_datetime_tz(column.dtype)
+    if op in ("add", "sub") and not (op == "sub" and reflected) and naive_datetime and date_offsets.supports(offset):
+        unit = dtypes.datetime_unit(column.dtype)
+        ticks, unit = date_offsets.add_offset(column.data, unit, offset, column.xp, -1 if op == "sub" else 1)
+        return NumericColumn(ticks, np.dtype(f"datetime64[{unit}]"))
+    is_timedelta = isinstance(column.dtype, np.dtype) and column.dtype.kind == "m"
+    if op in ("add", "sub") and is_timedelta and isinstance(offset, pd.offsets.Tick):
+        return binary_op(column, pd.Timedelta(offset), op, reflected)
+    from riptide.core.column.build import as_column
+    from riptide.errors import warn_host_fallback
+
+    values = pd.Series(column.to_pandas_array(), copy=False)
+    method = getattr(values, f"__{'r' if reflected else ''}{op}__", None)
+    if method is None or op not in ("add", "sub", "eq", "ne"):
+        raise binary.unsupported(column, offset, op, reflected)
+    result = method(offset)  # pandas raises its own error for what it refuses (a MonthEnd added to timedeltas)
+    if result is NotImplemented:
+        raise binary.unsupported(column, offset, op, reflected)
+    reason = date_offsets.UNSUPPORTED if naive_datetime else f"offsets on {column.dtype} are applied by pandas"
+    warn_host_fallback(f"{column.dtype} {binary.SYMBOLS[op]} {type(offset).__name__}", reason, stacklevel=6)
+    return as_column(result.array, xp=column.xp)
 
 
 # --- comparisons ------------------------------------------------------------------------------
