@@ -17,12 +17,18 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["make_trips", "make_zones", "PAYMENT_TYPES", "N_ZONES", "BOROUGHS"]
+__all__ = ["make_trips", "make_zones", "PAYMENT_TYPES", "N_ZONES", "BOROUGHS", "VENDOR_SPELLINGS"]
 
 PAYMENT_TYPES = ("card", "cash", "no charge", "dispute")
 _PAYMENT_WEIGHTS = (0.72, 0.24, 0.02, 0.02)
 N_ZONES = 265  # zone ids are 1..265; 264 and 265 mean "unknown"
 BOROUGHS = ("EWR", "Queens", "Bronx", "Manhattan", "Staten Island", "Brooklyn")
+# How the three meter vendors' names arrive when each depot types its own: case, punctuation, suffixes, spaces.
+VENDOR_SPELLINGS = (
+    "Creative Mobile Technologies, LLC", "CREATIVE MOBILE TECH", "  creative mobile technologies llc",
+    "Creative-Mobile Tech.", "VeriFone Inc.", "VERIFONE, INC", "verifone inc ", "Veri-Fone",
+    "Curb Mobility, LLC", "CURB MOBILITY", " curb mobility llc", "Curb  Mobility LLC.",
+)  # fmt: skip
 _START = np.datetime64("2026-01-01T00:00:00", "ns")
 _NS_PER_S = 1_000_000_000
 
@@ -31,7 +37,8 @@ def make_trips(rows: int, *, seed: int = 0) -> dict[str, np.ndarray]:
     """Return the columns of ``rows`` random trips as host NumPy arrays (insertion order is column order).
 
     ``passenger_count`` is float64 with NaN for missing (as in the public files);
-    ``payment_type`` is an object array of str with ``None`` for missing.
+    ``payment_type`` is an object array of str with ``None`` for missing; ``vendor`` is an object array of
+    inconsistent spellings of three vendor names (:data:`VENDOR_SPELLINGS`), with ``None`` for missing.
     """
     if rows < 0:
         raise ValueError(f"`rows` must be >= 0, got {rows}")
@@ -71,6 +78,9 @@ def make_trips(rows: int, *, seed: int = 0) -> dict[str, np.ndarray]:
     passenger_count = rng.choice(np.arange(1, 7, dtype=np.float64), size=rows, p=(0.7, 0.15, 0.06, 0.04, 0.03, 0.02))
     passenger_count[share(0.03)] = np.nan
 
+    vendor = np.array(VENDOR_SPELLINGS, dtype=object)[rng.integers(0, len(VENDOR_SPELLINGS), rows)]
+    vendor[share(0.01)] = None
+
     return {
         "trip_id": np.arange(1, rows + 1, dtype=np.int64),
         "pickup": pickup,
@@ -82,6 +92,7 @@ def make_trips(rows: int, *, seed: int = 0) -> dict[str, np.ndarray]:
         "payment_type": payment_type,
         "PULocationID": rng.integers(1, N_ZONES + 1, rows, dtype=np.int64),
         "DOLocationID": rng.integers(1, N_ZONES + 1, rows, dtype=np.int64),
+        "vendor": vendor,
     }
 
 

@@ -22,10 +22,16 @@ import numpy as np
 
 from riptide.demo.data import make_zones
 
-__all__ = ["Step", "Trips", "STEPS", "step", "AIRPORT_ZONES", "DESCRIBED"]
+__all__ = ["Step", "Trips", "STEPS", "step", "AIRPORT_ZONES", "DESCRIBED", "VENDOR_PATTERNS"]
 
 AIRPORT_ZONES = [1, 132, 138]  # Newark, JFK, LaGuardia
 DESCRIBED = ["trip_distance", "duration_min", "speed_mph", "fare_amount", "tip_pct"]
+# Cleaned vendor text -> canonical name: a regex per vendor, tolerant of the abbreviations and hyphens seen.
+VENDOR_PATTERNS = [
+    (r"^creative mobile tech(?:nologies)?$", "Creative Mobile Technologies"),
+    (r"^veri ?fone$", "VeriFone"),
+    (r"^curb\s+mobility$", "Curb Mobility"),
+]
 
 
 @dataclass
@@ -124,6 +130,22 @@ def filter_valid(pd: ModuleType, t: Trips) -> None:
     t.df = df[ok]
 
 
+@step("vendors", stage="clean")
+def clean_vendors(pd: ModuleType, t: Trips) -> None:
+    """Text cleaning: one canonical name per vendor from messy spellings (regex).
+
+    Lower-case, turn every run of punctuation and spaces into one space, strip, drop a company suffix; then a
+    regex names the vendor (missing stays missing) and the names become a categorical.
+    """
+    df = t.df
+    text = df["vendor"].str.lower().str.replace(r"[^a-z]+", " ", regex=True).str.strip()
+    text = text.str.replace(r" (?:llc|inc)$", "", regex=True)
+    vendor = text
+    for pattern, name in VENDOR_PATTERNS:
+        vendor = vendor.mask(text.str.contains(pattern), name)
+    df["vendor"] = vendor.astype("category")
+
+
 # --- features -------------------------------------------------------------------------------------------------
 
 
@@ -143,6 +165,18 @@ def add_features(pd: ModuleType, t: Trips) -> None:
     t.df = df.assign(
         fare_per_mile=(df["fare_amount"] / df["trip_distance"]).round(2),
         total_amount=df["fare_amount"] + df["tip_amount"],
+    )
+
+
+@step("time features", stage="features")
+def add_time_features(pd: ModuleType, t: Trips) -> None:
+    """Datetime features: pickup hour, weekday name, weekend flag, pickup day.
+
+    The .dt accessor: hour, day_name(), dayofweek, floor("D").
+    """
+    pickup = t.df["pickup"].dt
+    t.df = t.df.assign(
+        pickup_hour=pickup.hour, weekday=pickup.day_name(), weekend=pickup.dayofweek >= 5, pickup_day=pickup.floor("D")
     )
 
 
@@ -185,6 +219,18 @@ def busiest_zones(pd: ModuleType, t: Trips) -> None:
     """value_counts of pickup zones: the ten busiest, and the distinct passenger counts per borough."""
     t.reports["busiest zones"] = t.df["zone"].value_counts().head(10).to_frame()
     t.reports["passengers per borough"] = t.df.groupby("borough")["passenger_count"].nunique().to_frame()
+
+
+@step("by hour", stage="groupby")
+def hourly_report(pd: ModuleType, t: Trips) -> None:
+    """groupby the time features and the cleaned vendor: trips and speed per hour, weekend and vendor."""
+    df = t.df
+    t.reports["by hour"] = df.groupby(["weekend", "pickup_hour"], as_index=False).agg(
+        trips=("trip_id", "count"), mean_speed=("speed_mph", "mean"), mean_fare=("fare_amount", "mean")
+    )
+    t.reports["by vendor"] = df.groupby("vendor", observed=True).agg(
+        trips=("trip_id", "count"), days=("pickup_day", "nunique"), tip_pct=("tip_pct", "mean")
+    )
 
 
 # --- reduce ---------------------------------------------------------------------------------------------------
