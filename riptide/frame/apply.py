@@ -16,7 +16,18 @@ int64, ints and floats -> float64, bools -> bool).
 * ``DataFrame.apply(func)`` (``axis=0``): ``func(column Series)`` per column, on the device (the function gets
   riptide Series); scalar results make a Series indexed by the column labels, Series results a DataFrame.
 
-Whatever does not compile (a loop, a call of another function, strings, a nullable or text column, a row that
+* Nullable columns (``Int64``, ``Float32``, ``boolean``, ...): pandas passes ``pd.NA`` for a missing element. A
+  compiled function computes only with its argument and constants, so every missing row gives ``func(pd.NA)``,
+  which riptide computes once in Python: where NA propagates (``x + 1``, ``x > 1``, ``np.sqrt(x)``) missing rows
+  stay missing and the rest run compiled; where it raises (``if x > 1``: "boolean value of NA is ambiguous") or
+  gives a number, pandas runs the function (and raises). The result dtype is pandas' rule for them: nullable by the
+  values' kind, NaN missing, narrowed back to the input's width where every value fits (``Int32`` stays ``Int32``).
+* ``DataFrame.apply(axis=1)`` over a frame of int32 (int16, int8) columns passes ``np.int32`` scalars, which wrap at
+  32 bits; compiled, with an int32 result as in pandas. Frames of float32 or unsigned columns, and nullable
+  columns, run through pandas. Datetime and timedelta elements (pandas passes ``Timestamp``/``Timedelta`` objects,
+  whose attributes and methods are not compiled) run through pandas too.
+
+Whatever does not compile (a loop, a call of another function, strings, a text column, a row that
 would raise) runs through pandas on the host, exactly as pandas runs it, after a one-time
 :class:`~riptide.core.udf.UDFFallbackWarning` naming the reason. Empty inputs go to pandas silently (its rules
 for the dtype of an empty result are its own, and there is no data to move).
@@ -32,6 +43,7 @@ for the dtype of an empty result are its own, and there is no data to move).
 from __future__ import annotations
 
 import types
+import warnings
 from typing import Any
 
 import numpy as np
@@ -39,8 +51,8 @@ import pandas as pd
 
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
-from riptide.core.udf import HostFallback, RowArg, apply_elementwise, python_type_of, warn_fallback
-from riptide.core.udf.ir import NP_FLOAT, NP_INT, Unsupported
+from riptide.core.udf import HostFallback, RowArg, apply_elementwise, compile_function, python_type_of, warn_fallback
+from riptide.core.udf.ir import NP_FLOAT, Type, Unsupported
 
 __all__ = ["SeriesApplyMethods", "FrameApplyMethods", "compiled_map"]
 
@@ -134,22 +146,92 @@ def compiled_map(column: Column, func: Any, args: tuple, kwargs: dict, na_action
     """
     if column.size == 0:
         raise HostFallback(_EMPTY)
-    if not isinstance(column, NumericColumn) or column.mask is not None or not isinstance(column.dtype, np.dtype):
+    masked = isinstance(column, NumericColumn) and dtypes.is_masked(column.dtype)
+    if not isinstance(column, NumericColumn) or not (masked or isinstance(column.dtype, np.dtype)):
         raise HostFallback(f"receives values of dtype {column.dtype} (only int, float and bool columns are compiled)")
     try:
-        arg_type = python_type_of(column.dtype)
+        arg_type = python_type_of(column.data.dtype)
     except Unsupported as exc:
         raise HostFallback(str(exc)) from None
     xp = column.xp
     data = column.data
     skip = None
-    if na_action == "ignore" and column.dtype.kind == "f":
+    if masked:
+        if column.mask is not None:
+            skip = ~column.mask
+            if not bool(skip.any()):  # one scalar read: whether pd.NA is ever passed
+                skip = None
+        if skip is not None and na_action != "ignore":
+            _check_missing_value(func, arg_type, args, kwargs)
+    elif na_action == "ignore" and column.dtype.kind == "f":
         skip = xp.isnan(data)
-        if not bool(skip.any()):  # one scalar read: whether any row is left out decides the result dtype
+        # one scalar read: whether any row is left out decides the result dtype
+        left_out = int(skip.sum())
+        if left_out == column.size:
+            return column  # nothing mapped: pandas gives the NaN column back
+        if not left_out:
             skip = None
     values, missing = apply_elementwise(func, [data], [arg_type], xp, column.size, args=args, kwargs=kwargs,
                                         skip=skip)  # fmt: skip
+    if masked:
+        return _masked_result(values, missing, column.dtype, xp)
     return _result_column(values, missing, xp)
+
+
+def _check_missing_value(func: Any, arg_type: Any, args: tuple, kwargs: dict) -> None:
+    """pandas passes ``pd.NA`` for a missing element of a nullable column. A compiled function is pure arithmetic
+    of that one argument and constants, so every missing row gives the same result: ``func(pd.NA)``, computed
+    here once, in Python. It is missing where NA propagates (``x + 1``, ``np.sqrt(x)``, ``x > 1``); a function that
+    raises for NA (``if x > 1``, ``math.sqrt(x)``: "boolean value of NA is ambiguous") or returns a number for it
+    (``x ** 0``) runs through pandas, which raises (or builds the result) itself."""
+    try:
+        compile_function(func, [arg_type], args, kwargs)  # (cached): only pure functions are called here
+    except Unsupported as exc:
+        raise HostFallback(str(exc)) from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = func(pd.NA, *args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - whatever it raises, pandas raises it
+        raise HostFallback(f"raises {type(exc).__name__} for a missing value (pd.NA)") from None
+    if result is pd.NA or result is None or (isinstance(result, float | np.floating) and result != result):
+        return
+    raise HostFallback(f"returns {result!r} for a missing value (pd.NA)")
+
+
+def _masked_result(values: Any, missing: Any, in_dtype: Any, xp: types.ModuleType) -> Column:
+    """The result of mapping a nullable column, with pandas' dtype rules for it: a nullable dtype by the values'
+    kind (boolean, Int64, Float64; NaN is missing too), narrowed back to the input's width where every value fits
+    (Int32 stays Int32; Float32 when every value is within 5e-4 of a float32, pandas' tolerance), and the input's
+    own dtype when every row is missing."""
+    in_np = dtypes.storage_dtype(in_dtype)
+    size = values.shape[0]
+    if values.dtype.kind == "f":
+        nan = xp.isnan(values)
+        missing = nan if missing is None else (missing | nan)
+    valid = None if missing is None else ~missing
+    # one scalar read: an all-missing result keeps the input's dtype
+    if valid is not None and not bool(valid.any()):
+        return NumericColumn(xp.zeros(size, dtype=in_np), in_dtype, mask=valid)
+    if valid is not None:
+        values = xp.where(valid, values, values.dtype.type(0))
+    if values.dtype.kind == "b":
+        return NumericColumn(values, pd.BooleanDtype(), mask=valid)
+    if values.dtype.kind == "i":
+        if in_np.kind in "iu" and in_np != values.dtype:
+            info = np.iinfo(in_np)
+            # one scalar read: whether every value fits the input's int type (pandas then keeps that type)
+            if bool(((values >= info.min) & (values <= info.max)).all()):
+                return NumericColumn(values.astype(in_np), dtypes.to_masked(in_np), mask=valid)
+        return NumericColumn(values, pd.Int64Dtype(), mask=valid)
+    if in_np == np.float32:
+        narrow = values.astype(np.float32)
+        wide = narrow.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            close = (xp.abs(wide - values) <= 5e-4) | (wide == values)
+        if bool(close.all()):  # one scalar read: pandas' float32 tolerance decides the dtype
+            return NumericColumn(narrow, pd.Float32Dtype(), mask=valid)
+    return NumericColumn(values.astype(np.float64), pd.Float64Dtype(), mask=valid)
 
 
 def _apply_rows(frame: Any, func: Any, args: tuple, kwargs: dict) -> Column:
@@ -164,7 +246,7 @@ def _apply_rows(frame: Any, func: Any, args: tuple, kwargs: dict) -> Column:
     common = _row_dtype([c.dtype for c in data.values()])
     for label, column in data.items():
         if common is not None:
-            columns[label] = NP_INT if common == np.int64 else NP_FLOAT
+            columns[label] = NP_FLOAT if common.kind == "f" else Type("int", True, common.itemsize * 8)
             continue
         try:
             if not isinstance(column, NumericColumn) or column.mask is not None:
@@ -201,15 +283,16 @@ class _CheckedRow(RowArg):
 
 
 def _row_dtype(column_dtypes: list[Any]) -> np.dtype | None:
-    """int64 / float64 when pandas' rows of these columns are NumPy scalars of that dtype; None when they are
-    Python objects (a frame mixing kinds); raises :class:`HostFallback` for other row dtypes."""
+    """The dtype of pandas' rows of these columns when they are NumPy scalars (a frame of one kind: int64, float64,
+    or a narrower signed int, whose values wrap as NumPy's do); None when they are Python objects (a frame mixing
+    kinds); raises :class:`HostFallback` for other row dtypes (float32, unsigned ints, nullable columns)."""
     if any(dtypes.is_masked(d) for d in column_dtypes):
         raise HostFallback("reads rows of a frame with nullable columns (pandas passes pd.NA)")
     if all(isinstance(d, np.dtype) and d.kind in "iuf" for d in column_dtypes):
         common = np.result_type(*column_dtypes)
-        if common in (np.dtype(np.int64), np.dtype(np.float64)):
+        if common == np.float64 or common.kind == "i":
             return common
-        raise HostFallback(f"reads rows of dtype {common} (compiled: int64, float64 or mixed kinds)")
+        raise HostFallback(f"reads rows of dtype {common} (compiled: signed ints, float64 or mixed kinds)")
     if all(isinstance(d, np.dtype) and d.kind == "b" for d in column_dtypes):
         raise HostFallback("reads rows of NumPy booleans")
     return None  # object rows: each value is the Python scalar of its column

@@ -10,12 +10,13 @@ Two paths, chosen by what the mapping is:
   pandas). Keys pandas would never find equal to the column's values (strings against numbers, booleans against
   numbers, datetimes against anything else) find nothing, so every row is missing, which is pandas' answer too.
   A mapping index with duplicates raises pandas' ``InvalidIndexError``, whatever the column holds.
-* **Compiled** (a Python function of numbers on an int, float or bool column): the function is translated into one
+* **Compiled** (a Python function of numbers on an int, float or bool column, nullable ones included): the function is translated into one
   elementwise device kernel (:func:`riptide.frame.apply.compiled_map`, :mod:`riptide.core.udf`), as for
   ``Series.apply``. A function that does not compile takes the next path, after a one-time
   :class:`~riptide.core.udf.UDFFallbackWarning` naming the reason.
 * **Per distinct value** (a function that does not compile, a dict subclass with ``__missing__``, a categorical
-  column, a nullable ``Int64``/``Float64``/``boolean`` column, keys riptide cannot hold in one column): the
+  column, a dict or Series on a nullable ``Int64``/``Float64``/``boolean`` column, keys riptide cannot hold in one
+  column): the
   column's distinct values are found on the device
   (:func:`riptide.core.ops.grouping.group_rows`), only they are copied to the host and mapped by pandas (one call of
   the function per distinct value), and the results are gathered back by group number. Mapping the distinct

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import warnings
 
 import numpy as np
 import pytest
@@ -79,6 +80,15 @@ def with_default(x, k=4):
     return x - k
 
 
+def merge_int_float(x):
+    if x > 0:
+        y = 1
+    else:
+        y = x * 0.5
+    y += 2
+    return y * 3 if y < 3 else y // 2
+
+
 FUNCTIONS = {
     "add_mul": lambda x: x * 2 + 1,
     "neg": lambda x: -x,
@@ -123,8 +133,28 @@ FUNCTIONS = {
     "maybe_none": maybe_none,
     "int_result": int_result,
     "with_default": with_default,
+    # values that are ints on some rows and floats on others inside the function
+    "clamp_floordiv": lambda x: max(min(x, 10), -10) // 3,
+    "clamp_mod_div": lambda x: min(x, 3) % 2 + max(x, -1) / 4,
+    "merge_int_float": merge_int_float,
+    "ipow_var": lambda x: 2 ** x if x < 70 else 0,
+    "ipow_self": lambda x: x**x if -4 < x < 20 else 1,
+    # round with digits (CPython's correctly rounded decimal rounding)
+    "round2": lambda x: round(x * 1.005, 2),
+    "round_neg": lambda x: round(x * 0.75, -1),
+    "round_far": lambda x: round(x, 25) + round(x, -25),
+    # NumPy's scalar functions (NumPy semantics: no errors, NumPy scalars)
+    "np_sqrt_log": lambda x: np.sqrt(x) + np.log(x),
+    "np_misc": lambda x: np.abs(x) + np.floor(x) - np.ceil(x * 0.5) + np.trunc(x),
+    "np_minmax": lambda x: np.maximum(np.minimum(x, 5), -5),
+    "np_fminmax": lambda x: np.fmax(np.fmin(x, 5.0), -5.0),
+    "np_isnan": lambda x: np.isnan(x) | (x > 3),
+    "np_cast": lambda x: np.float64(x) / 0 if x != 0 else np.float64(1),
+    "np_sign_square": lambda x: np.sign(x) * np.square(x),
+    "np_round": lambda x: np.round(x * 1.005, 2),
+    "np_int64": lambda x: np.int64(x) if x == x and abs(x) < 1e18 else -1,
 }
-_LIBM = {"sqrt", "exp_log", "log_base", "trig", "hypot", "pow_half", "rpow"}
+_LIBM = {"sqrt", "exp_log", "log_base", "trig", "hypot", "pow_half", "rpow", "np_sqrt_log"}
 
 INPUTS = {
     "int64": np.array([0, 1, -1, 2, -2, 3, -3, 5, -7, 7, 10, -11, 2**31, -(2**40), 2**62, -(2**63), 2**63 - 1]),
@@ -136,13 +166,16 @@ _TYPES = {"int64": ir.INT, "float64": ir.FLOAT, "bool": ir.BOOL}
 
 
 def python_results(func, values):
-    """Each element's Python result, or the exception type."""
+    """Each element's Python result (NumPy scalars as the Python scalars pandas stores them as), or the exception."""
     out = []
-    for v in values.tolist():
-        try:
-            out.append(func(v))
-        except Exception as exc:  # noqa: BLE001 - any exception is a row that must be flagged
-            out.append(exc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy's functions warn where Python's raise)
+        for v in values.tolist():
+            try:
+                r = func(v)
+            except Exception as exc:  # noqa: BLE001 - any exception is a row that must be flagged
+                r = exc
+            out.append(r.item() if isinstance(r, np.generic) else r)
     return out
 
 
@@ -181,7 +214,7 @@ def check_against_python(func, name, dtype, values):
         kinds = {type(r) for r in expected if _representable(r)}
         big_ints = dtype == "int64" and bool((np.abs(values.astype(float)) >= 2.0**53).any())
         assert (big_ints or not all(_representable(r) for r in expected) or (bool in kinds and len(kinds) > 1)
-                or "returns None" in got or "on one path and" in got), got
+                or "returns None" in got or "on one path and" in got or "on a bool" in got), got
         return
     assert all(_representable(r) for r in expected), f"rows that raise in Python were not flagged: {expected}"
     out, missing = got
@@ -485,3 +518,26 @@ def test_benchmark_udf_compiles():
     assert result.value is not None and result.value.type == ir.FLOAT
     _, _, body, has_errors = generate_source(result.outputs(), [np.dtype("float64")], [ir.FLOAT])
     assert "if (" in body and "sqrt(" in body
+
+
+def test_skipped_rows_never_flag_in_the_kernel():
+    # missing rows (nullable columns, na_action="ignore") hold arbitrary values: their errors must not count
+    outputs = compile_function(lambda x: 10 // x, [ir.INT]).outputs()
+    in_params, _, body, has_errors = generate_source(outputs, [np.dtype("int64")], [ir.INT], skip=True)
+    assert has_errors and in_params == "int64 x0, bool rt_skip"
+    assert body.index("if (rt_skip) rt_e = false;") < body.index("if (rt_e) rt_err[0] = 1;")
+    values = np.array([5, 0, 2])
+    out, _ = apply_elementwise(lambda x: 10 // x, [values], [ir.INT], np, 3, skip=np.array([False, True, False]))
+    assert out[[0, 2]].tolist() == [2, 5]
+
+
+def test_round_digits_source_and_values():
+    # CPython's correctly rounded round(x, n), in the CUDA source as in the array back end
+    outputs = compile_function(lambda x: round(x, 2), [ir.FLOAT]).outputs()
+    _, _, body, has_errors = generate_source(outputs, [np.dtype("float64")], [ir.FLOAT])
+    assert "rt_round_pos(" in body and has_errors
+    values = np.array([2.675, 1.005, 0.125, 0.375, -0.001, 1e300, 5e-324, np.inf, np.nan])
+    (got,), err = evaluate(outputs, [values], np, len(values))
+    assert not np.asarray(err).any()
+    expected = [round(v, 2) for v in values.tolist()]
+    assert [repr(v) for v in got.tolist()] == [repr(v) for v in expected]

@@ -193,7 +193,8 @@ def apply_elementwise(func: Any, arrays: list[Any], arg_types: list[Any], xp: ty
     if error_flag:
         raise HostFallback("raises an exception or leaves int64 for some rows")
     if result.value is not None:
-        return values[0], skip
+        dtype = result.value.type.result_dtype  # (np.int32 values, held in int64, make an int32 column)
+        return (values[0] if values[0].dtype == dtype else values[0].astype(dtype)), skip
     return _combine(values, xp, skip)
 
 
@@ -216,7 +217,7 @@ def _run(outputs: list[Any], inputs: list[Any], types_: list[Type], xp: types.Mo
             inputs = [xp.zeros(size, dtype=np.int8)]
             kernel, has_errors = cuda.kernel_for(outputs, [np.dtype(np.int8)], [INT], skip is not None, xp)
         err = xp.zeros(1, dtype=np.int32) if has_errors else None
-        kernel(*inputs, *out, *([err] if has_errors else []))
+        kernel(*inputs, *([] if skip is None else [skip]), *out, *([err] if has_errors else []))
         _STATS["kernel_launches"] += 1
         # one scalar read: whether any row must be re-run on the host (skipped rows never set it)
         return out, bool(int(err[0])) if has_errors else False

@@ -58,10 +58,11 @@ _OUT_NAMES = {"bool": "bool", "int": "int64", "float": "float64", "none": "float
 
 
 def generate_source(outputs: list[Node], input_dtypes: list[np.dtype], arg_types: list[Any],
-                    skip_nan: bool = False) -> tuple[str, str, str, bool]:  # fmt: skip
+                    skip: bool = False) -> tuple[str, str, str, bool]:  # fmt: skip
     """``(in_params, out_params, operation, has_errors)`` of the kernel computing ``outputs``.
 
-    ``skip_nan``: rows where a float input is NaN never raise the error flag (``map(na_action="ignore")``).
+    ``skip``: the kernel reads one more input, ``bool rt_skip``: rows where it is true never raise the error flag
+    (rows the function must not see: missing values of ``map(na_action="ignore")`` and of nullable columns).
     """
     gen = _Generator(arg_types)
     lines = gen.lines
@@ -74,14 +75,14 @@ def generate_source(outputs: list[Node], input_dtypes: list[np.dtype], arg_types
         lines.append(f"out{i} = {name};")
     has_errors = gen.has_errors
     if has_errors:
-        if skip_nan:
-            nan_inputs = [f"isnan(v{i})" for i, t in enumerate(arg_types) if t.kind == "float"]
-            if nan_inputs:
-                lines.append(f"if ({' || '.join(nan_inputs)}) rt_e = false;")
+        if skip:
+            lines.append("if (rt_skip) rt_e = false;")
         lines.append("if (rt_e) rt_err[0] = 1;")
     else:
         lines = [line for line in lines if line != "bool rt_e = false;"]
     in_params = ", ".join(f"{C_INPUT_TYPES[np.dtype(d)]} x{i}" for i, d in enumerate(input_dtypes))
+    if skip:
+        in_params += ", bool rt_skip"
     out_params = ", ".join(f"{_OUT_NAMES[o.type.kind]} out{i}" for i, o in enumerate(outputs))
     if has_errors:
         out_params += ", raw int32 rt_err"
@@ -168,15 +169,15 @@ __device__ double rt_nan() { return rt_from_bits(0x7FF8000000000000LL); }
 FULL_PREAMBLE = PREAMBLE + _CONSTANT_HELPERS
 
 
-def kernel_for(outputs: list[Node], input_dtypes: list[np.dtype], arg_types: list[Any], skip_nan: bool,
+def kernel_for(outputs: list[Node], input_dtypes: list[np.dtype], arg_types: list[Any], skip: bool,
                xp: types.ModuleType) -> tuple[Any, bool]:  # fmt: skip
     """The cached ``cupy.ElementwiseKernel`` for the program, and whether it has the error output."""
-    key = (tuple(o.key for o in outputs), tuple(np.dtype(d).str for d in input_dtypes), tuple(arg_types), skip_nan)
+    key = (tuple(o.key for o in outputs), tuple(np.dtype(d).str for d in input_dtypes), tuple(arg_types), skip)
     found = _KERNELS.get(key)
     if found is not None:
         _KERNELS.move_to_end(key)
         return found
-    in_params, out_params, operation, has_errors = generate_source(outputs, input_dtypes, arg_types, skip_nan)
+    in_params, out_params, operation, has_errors = generate_source(outputs, input_dtypes, arg_types, skip)
     kernel = xp.ElementwiseKernel(in_params, out_params, operation, name=f"riptide_udf_{len(_KERNELS)}",
                                   preamble=FULL_PREAMBLE, options=("--fmad=false",))  # fmt: skip
     _KERNELS[key] = (kernel, has_errors)

@@ -11,10 +11,15 @@ A :class:`Type` is a Python scalar kind (``bool``, ``int``, ``float``, ``none``)
 is a Python scalar or a NumPy scalar (``np.int64``, ``np.float64``, ``np.bool_``). The flavour matters because the
 two compute differently: a Python ``int`` never overflows and ``1 // 0`` raises, a NumPy ``int64`` wraps and
 ``1 // 0`` is 0. ``Series.apply`` passes Python scalars; ``DataFrame.apply(axis=1)`` over a frame of one numeric
-dtype passes NumPy scalars.
+dtype passes NumPy scalars, and ``np.sqrt(x)`` & co. return them. A NumPy int may be narrower than 64 bits
+(``bits``: ``np.int32`` rows of an int32 frame); it is held in int64 and wrapped to its width after every operation
+(``wrap``), which gives exactly NumPy's wrapping arithmetic since 2**bits divides 2**64.
 
 Values are held as ``int64`` (Python ints: an operation whose exact result leaves int64 raises the row's error
 flag, see :mod:`riptide.core.udf.ops`), ``float64`` and ``bool``.
+
+A value that is an ``int`` on some rows and a ``float`` on others (``min(x, 10)`` of a float ``x``) is not a node
+type: the translator carries it as a pair of nodes (see ``_Num`` in :mod:`riptide.core.udf.translate`).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ class Type(NamedTuple):
 
     kind: str
     numpy: bool = False
+    bits: int = 64  # a NumPy int's width (held in int64, wrapped to this width)
 
     @property
     def dtype(self) -> np.dtype:
@@ -48,8 +54,13 @@ class Type(NamedTuple):
         return _C_TYPES[self.kind]
 
     def __str__(self) -> str:
-        names = {"bool": "bool_", "int": "int64", "float": "float64"}
+        names = {"bool": "bool_", "int": f"int{self.bits}", "float": "float64"}
         return f"numpy.{names[self.kind]}" if self.numpy else self.kind
+
+    @property
+    def result_dtype(self) -> np.dtype:
+        """The dtype of a column of values of this type (``np.int32`` values make an int32 column)."""
+        return np.dtype(f"int{self.bits}") if self.kind == "int" and self.bits != 64 else self.dtype
 
 
 _DTYPES = {"bool": np.dtype(np.bool_), "int": np.dtype(np.int64), "float": np.dtype(np.float64),

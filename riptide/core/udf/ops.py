@@ -18,7 +18,16 @@ pandas' object result). The conditions follow CPython's own code:
   ValueError, an infinite result from finite arguments an OverflowError (or ValueError: either way, an error).
 * ``int(x)``, ``round(x)``, ``math.floor/ceil/trunc`` of a float: NaN and infinities raise; results beyond int64 flag.
 * NumPy scalars (``np.int64``, ``np.float64``) compute as NumPy does: integers wrap, ``x // 0`` and ``x % 0``
-  are 0, float division by zero gives inf/NaN; only ``np.int64 ** negative`` raises (ValueError).
+  are 0, float division by zero gives inf/NaN; only ``np.int64 ** negative`` raises (ValueError). NumPy's math
+  functions (``np.log(0.0)`` is ``-inf``, ``np.sqrt(-1.0)`` NaN) never raise: their nodes have a NumPy type.
+* ``round(x, n)`` of a Python float is CPython's correctly rounded decimal rounding (``round(2.675, 2) == 2.67``:
+  the double 2.675 is slightly below the tie). CPython formats the exact binary value to ``n`` decimals (half to
+  even) and parses the digits back; ``round_digits`` gets the same double without strings: the exact product
+  ``x * 10**n`` is ``hi + lo`` (an error-free product: ``fma`` in CUDA, Dekker's split on arrays), which decides
+  the nearest integer ``m`` exactly, ties included, and ``m / 10**n`` is one correctly rounded division of two
+  exact doubles (for ``n <= 22``, where ``10**n`` is exact, and ``|m| < 2**52``). Negative ``n`` compares ``x``
+  with ``(m +- 0.5) * 10**-n`` exactly the same way, and gives ``m * 10**-n``. Rows outside those ranges whose
+  answer is not simply ``x`` (``|x * 10**n|`` beyond 2**55) or a signed zero flag the error and run on the host.
 
 The CUDA versions compute the same values with the same guards; helpers too long for one expression live in
 :data:`PREAMBLE`. Only C99/CUDA math names are used (``sqrt``, ``rint``, ``fmod``, ``copysign``, ...), so the
@@ -28,6 +37,7 @@ generated source also compiles as host C++ (the tests run it there against the a
 from __future__ import annotations
 
 import math
+import sys
 import types
 from typing import Any, Callable
 
@@ -165,6 +175,42 @@ __device__ bool rt_toint_err(double t) {
 __device__ long long rt_toint(double t) {
     return rt_toint_err(t) ? 0 : (long long)t;
 }
+// the int of a value carried as a double that is an int on this row (exact: |t| <= 2**53)
+__device__ long long rt_num_int(double t) {
+    return (t > -4611686018427387904.0 && t < 4611686018427387904.0) ? (long long)t : 0;
+}
+// the even one of the integers a and a + 1 (doubles)
+__device__ double rt_even_of(double a) {
+    return fmod(a, 2.0) == 0.0 ? a : a + 1.0;
+}
+// CPython's round(x, n) for 0 <= n <= 22 (p = 10**n, exact): see riptide/core/udf/ops.py
+__device__ double rt_round_pos(double x, double p, bool* err) {
+    // (the caller handled infinities, NaN and the |x| for which the answer is x itself or a signed zero)
+    double hi = x * p;
+    if (fabs(hi) >= 4503599627370496.0) { *err = true; return x; }  // |x * 10**n| >= 2**52: the host
+    double lo = fma(x, p, -hi);  // x * p == hi + lo exactly
+    double r = rint(hi);
+    double d = hi - r;  // exact
+    double m = r;
+    if (fabs(d) == 0.5 && lo != 0.0 && ((lo > 0.0) == (d > 0.0))) m = r + copysign(1.0, d);
+    if (m == 0.0) return copysign(0.0, x);
+    return m / p;
+}
+// CPython's round(x, n) for -22 <= n < 0 (p = 10**-n, exact)
+__device__ double rt_round_neg(double x, double p, bool* err) {
+    double q = x / p;
+    if (fabs(q) >= 4503599627370496.0) { *err = true; return x; }
+    double r = rint(q);
+    double up = fma(r + 0.5, p, -x);  // sign of (r + 0.5) * p - x, exactly
+    double dn = fma(r - 0.5, p, -x);
+    double m = r;
+    if (up < 0.0) m = r + 1.0;
+    else if (up == 0.0) m = rt_even_of(r);
+    else if (dn > 0.0) m = r - 1.0;
+    else if (dn == 0.0) m = rt_even_of(r - 1.0);
+    if (m == 0.0) return copysign(0.0, x);
+    return m * p;
+}
 """
 
 
@@ -191,6 +237,8 @@ def _family(op: str) -> str:
         return "math1"
     if op.startswith("m2_"):
         return "math2"
+    if op.startswith("np1_"):
+        return "np1"
     return op
 
 
@@ -235,6 +283,92 @@ def _xp_float_to_int(op: str, xp: types.ModuleType, args: list[Any], arg_types: 
 
 def _xp_round_float(op: str, xp: types.ModuleType, args: list[Any], arg_types: list[Any], node: Any) -> tuple:
     return xp.rint(args[0]), None
+
+
+def _xp_num_int(op: str, xp: types.ModuleType, args: list[Any], arg_types: list[Any], node: Any) -> tuple:
+    (a,) = args
+    return xp.where(xp.abs(a) < 2.0**62, a, 0.0).astype(np.int64), None
+
+
+def _xp_wrap(op: str, xp: types.ModuleType, args: list[Any], arg_types: list[Any], node: Any) -> tuple:
+    return args[0].astype(np.dtype(f"int{node.value}")).astype(np.int64), None
+
+
+def _xp_np1(op: str, xp: types.ModuleType, args: list[Any], arg_types: list[Any], node: Any) -> tuple:
+    return getattr(xp, op[4:])(args[0]), None
+
+
+def _two_product_low(xp: types.ModuleType, a: Any, b: float, hi: Any) -> Any:
+    """``lo`` with ``a * b == hi + lo`` exactly (Dekker's product: no fma in NumPy; exact without over/underflow)."""
+    split = 134217729.0  # 2**27 + 1
+    c = split * a
+    a_hi = c - (c - a)
+    a_lo = a - a_hi
+    d = split * b
+    b_hi = d - (d - b)
+    b_lo = b - b_hi
+    return ((a_hi * b_hi - hi) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+
+
+def _sign_of_product_minus(xp: types.ModuleType, h: Any, p: float, x: Any) -> Any:
+    """The exact sign (-1, 0, 1; as floats) of ``h * p - x`` (what ``fma(h, p, -x)`` gives in CUDA)."""
+    prod = h * p
+    low = _two_product_low(xp, h, p, prod)
+    return xp.sign((prod - x) + low)
+
+
+def round_digits_thresholds(n: int) -> tuple[float, float]:
+    """``(keep, zero)`` for ``round(x, n)``: ``|x| >= keep`` rounds to ``x`` itself (``|x * 10**n| >= 2**54``: the
+    decimal step is below a quarter of x's ulp), ``|x| <= zero`` to a signed zero (``|x| < 10**-n / 2``)."""
+    from fractions import Fraction
+
+    keep_at = Fraction(2**54) * Fraction(10) ** -n
+    keep = math.inf if keep_at > Fraction(sys.float_info.max) else float(keep_at)
+    if keep != math.inf and Fraction(keep) < keep_at:
+        keep = math.nextafter(keep, math.inf)
+    zero_at = Fraction(10) ** -n / 2
+    zero = float(zero_at) if zero_at <= Fraction(sys.float_info.max) else sys.float_info.max
+    if Fraction(zero) >= zero_at:
+        zero = math.nextafter(zero, 0.0)
+    return keep, zero
+
+
+def _xp_round_digits(op: str, xp: types.ModuleType, args: list[Any], arg_types: list[Any], node: Any) -> tuple:
+    (x,) = args
+    n = node.value
+    finite = xp.isfinite(x)
+    zero = xp.copysign(0.0, x)
+    if n > 323:  # CPython: x itself
+        return x, None
+    if n < -308:  # CPython: 0.0 * x
+        return xp.where(finite, zero, x), None
+    keep, small = round_digits_thresholds(n)
+    ax = xp.abs(x)
+    simple = (ax >= keep) | (ax <= small) | ~finite  # x itself, or a signed zero
+    simple_value = xp.where(ax <= small, zero, x)
+    if n > 22 or n < -22:
+        return simple_value, ~simple
+    p = 10.0 ** abs(n)
+    if n >= 0:
+        hi = x * p
+        lo = _two_product_low(xp, x, p, hi)
+        r = xp.rint(hi)
+        d = hi - r
+        bump = (xp.abs(d) == 0.5) & (lo != 0) & ((lo > 0) == (d > 0))
+        m = xp.where(bump, r + xp.copysign(1.0, d), r)
+        out = xp.where(m == 0, zero, m / p)
+        err = ~simple & (xp.abs(hi) >= 2.0**52)
+        return xp.where(simple | err, simple_value, out), err
+    q = x / p
+    err = ~simple & (xp.abs(q) >= 2.0**52)
+    r = xp.rint(xp.where(err | simple, 0.0, q))
+    up = _sign_of_product_minus(xp, r + 0.5, p, x)
+    dn = _sign_of_product_minus(xp, r - 0.5, p, x)
+    even_up = xp.where(xp.fmod(r, 2.0) == 0, r, r + 1.0)
+    even_dn = xp.where(xp.fmod(r - 1.0, 2.0) == 0, r - 1.0, r)
+    m = xp.where(up < 0, r + 1.0, xp.where(up == 0, even_up, xp.where(dn > 0, r - 1.0, xp.where(dn == 0, even_dn, r))))
+    out = xp.where(m == 0, zero, m * p)
+    return xp.where(simple | err, simple_value, out), err
 
 
 def _xp_int_arith(op: str, xp: types.ModuleType, a: Any, b: Any, python: bool) -> tuple[Any, Any]:
@@ -322,7 +456,8 @@ def _xp_arith(op: str, xp: types.ModuleType, args: list[Any], arg_types: list[An
     if kind == "int":
         if op == "pow":
             if python:
-                return _xp_ipow(xp, a, node.value)  # a constant exponent >= 0 (the translator checked)
+                # a constant exponent >= 0, or the rows of a variable one that are >= 0 (the translator selects)
+                return _xp_ipow(xp, a, node.value if node.value is not None else xp.maximum(b, 0))
             negative = b < 0
             value, _ = _xp_ipow(xp, a, xp.where(negative, 0, b))
             return value, negative
@@ -374,6 +509,8 @@ def _xp_math(op: str, xp: types.ModuleType, args: list[Any], arg_types: list[Any
         r = _special(xp, name, args[0])
     nan_args = xp.zeros(r.shape, dtype=bool)
     finite = xp.ones(r.shape, dtype=bool)
+    if node.type.numpy:  # NumPy's function: NaN and inf with a warning, never an error
+        return r, None
     for a in args:
         nan_args = nan_args | xp.isnan(a)
         finite = finite & xp.isfinite(a)
@@ -407,7 +544,8 @@ _XP: dict[str, Callable[..., tuple[Any, Any]]] = {
     "same": _xp_same,
     "bool_to_int": _xp_cast, "to_float": _xp_cast, "to_float_exact": _xp_cast, "truth": _xp_cast, "not": _xp_cast,
     "trunc_int": _xp_float_to_int, "round_int": _xp_float_to_int, "floor_int": _xp_float_to_int,
-    "ceil_int": _xp_float_to_int, "round_float": _xp_round_float,
+    "ceil_int": _xp_float_to_int, "round_float": _xp_round_float, "num_int": _xp_num_int, "wrap": _xp_wrap,
+    "np1": _xp_np1, "round_digits": _xp_round_digits,
     "add": _xp_arith, "sub": _xp_arith, "mul": _xp_arith, "truediv": _xp_arith, "floordiv": _xp_arith,
     "mod": _xp_arith, "pow": _xp_arith, "neg": _xp_arith, "abs": _xp_arith, "invert": _xp_arith,
     "and_": _xp_arith, "or_": _xp_arith, "xor": _xp_arith,
@@ -442,6 +580,37 @@ def _c_round_float(op: str, args: list[str], arg_types: list[Any], node: Any) ->
     return f"rint({args[0]})", None
 
 
+def _c_num_int(op: str, args: list[str], arg_types: list[Any], node: Any) -> tuple[str, str | None]:
+    return f"rt_num_int({args[0]})", None
+
+
+def _c_wrap(op: str, args: list[str], arg_types: list[Any], node: Any) -> tuple[str, str | None]:
+    c_type = {8: "signed char", 16: "short", 32: "int"}[node.value]
+    return f"(long long)({c_type})({args[0]})", None
+
+
+def _c_np1(op: str, args: list[str], arg_types: list[Any], node: Any) -> tuple[str, str | None]:
+    return f"{op[4:]}({args[0]})", None
+
+
+def _c_round_digits(op: str, args: list[str], arg_types: list[Any], node: Any) -> tuple[str, str | None]:
+    (x,) = args
+    n = node.value
+    if n > 323:
+        return x, None
+    if n < -308:
+        return f"(isfinite({x}) ? copysign(0.0, {x}) : {x})", None
+    keep, small = round_digits_thresholds(n)
+    keep_c = "rt_inf()" if keep == math.inf else keep.hex()
+    simple = f"(fabs({x}) >= {keep_c} || fabs({x}) <= {small.hex()} || !isfinite({x}))"
+    simple_value = f"(fabs({x}) <= {small.hex()} ? copysign(0.0, {x}) : {x})"
+    if n > 22 or n < -22:
+        return f"({simple} ? {simple_value} : {x})", f"(!{simple})"
+    fn = "rt_round_pos" if n >= 0 else "rt_round_neg"
+    # the helper sets the row's error flag itself (through the pointer); no separate error expression
+    return f"({simple} ? {simple_value} : {fn}({x}, {(10.0 ** abs(n)).hex()}, &rt_e))", "false"
+
+
 def _c_arith(op: str, args: list[str], arg_types: list[Any], node: Any) -> tuple[str, str | None]:
     python = _python(arg_types)
     kind = arg_types[0].kind
@@ -467,8 +636,10 @@ def _c_arith(op: str, args: list[str], arg_types: list[Any], node: Any) -> tuple
         if op == "mod":
             return f"rt_imod({a}, {b})", (f"({b} == 0)" if python else None)
         if op == "pow":
-            if python:
+            if python and node.value is not None:
                 return f"rt_ipow({a}, {int(node.value)}LL)", f"rt_ipow_ovf({a}, {int(node.value)}LL)"
+            if python:  # (the translator selects the rows whose exponent is >= 0)
+                return f"rt_ipow({a}, ({b} < 0 ? 0 : {b}))", f"rt_ipow_ovf({a}, ({b} < 0 ? 0 : {b}))"
             return f"rt_ipow({a}, ({b} < 0 ? 0 : {b}))", f"({b} < 0)"
         raise AssertionError(op)
     if op in ("add", "sub", "mul", "truediv"):
@@ -497,6 +668,8 @@ def _c_math(op: str, args: list[str], arg_types: list[Any], node: Any) -> tuple[
     name = op[3:]
     c_name = (MATH1 if op.startswith("m1_") else MATH2)[name][1]
     value = f"{c_name}({', '.join(args)})"
+    if node.type.numpy:
+        return value, None
     nan_args = " || ".join(f"isnan({a})" for a in args)
     finite = " && ".join(f"isfinite({a})" for a in args)
     return value, f"((isnan(@) && !({nan_args})) || (isinf(@) && {finite}))"
@@ -510,7 +683,8 @@ _C: dict[str, Callable[..., tuple[str, str | None]]] = {
     "same": _c_same,
     "bool_to_int": _c_cast, "to_float": _c_cast, "to_float_exact": _c_cast, "truth": _c_cast, "not": _c_cast,
     "trunc_int": _c_float_to_int, "round_int": _c_float_to_int, "floor_int": _c_float_to_int,
-    "ceil_int": _c_float_to_int, "round_float": _c_round_float,
+    "ceil_int": _c_float_to_int, "round_float": _c_round_float, "num_int": _c_num_int, "wrap": _c_wrap,
+    "np1": _c_np1, "round_digits": _c_round_digits,
     "add": _c_arith, "sub": _c_arith, "mul": _c_arith, "truediv": _c_arith, "floordiv": _c_arith, "mod": _c_arith,
     "pow": _c_arith, "neg": _c_arith, "abs": _c_arith, "invert": _c_arith, "and_": _c_arith, "or_": _c_arith,
     "xor": _c_arith, "eq": _c_compare, "ne": _c_compare, "lt": _c_compare, "le": _c_compare, "gt": _c_compare,
