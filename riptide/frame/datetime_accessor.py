@@ -24,8 +24,12 @@ round the wall time and localize it again with ``ambiguous`` / ``nonexistent`` (
 (:mod:`riptide.core.ops.format_datetime`); a directive it does not know goes to pandas on the host, with a
 warning naming it (once per directive).
 
-Not yet: ``.dt`` of a categorical of datetimes, ``date`` / ``time``, ``isocalendar``, ``to_period``,
-``components``, ``as_unit``, a ``locale`` for the names.
+``isocalendar`` (ISO year / week / weekday from the Thursday of each week), ``components`` (floored days, the rest
+non-negative) and ``as_unit`` (a coarser unit floors) are computed on the device too.
+
+Not yet: ``.dt`` of a categorical of datetimes, a ``locale`` for the names. Not supported (``NotImplementedError``):
+``date`` / ``time`` / ``timetz`` / ``to_pydatetime`` / ``to_pytimedelta`` (pandas returns Python objects, which
+riptide cannot hold) and ``to_period`` (riptide has no period dtype).
 """
 
 from __future__ import annotations
@@ -119,6 +123,36 @@ class _Properties:
     def unit(self) -> str:
         """The resolution of the values: ``"s"``, ``"ms"``, ``"us"`` or ``"ns"``."""
         return self._unit
+
+    def as_unit(self, unit: str, round_ok: bool = True) -> Any:
+        """The values in resolution ``unit`` (``"s"``, ``"ms"``, ``"us"``, ``"ns"``); a coarser unit floors (with
+        ``round_ok=False`` a value that would change raises ``ValueError``), a finer one that overflows raises
+        pandas' ``OutOfBoundsDatetime`` / ``OutOfBoundsTimedelta``.
+
+        >>> import riptide as rt, pandas as pd
+        >>> rt.Series(pd.to_datetime(["2024-01-01 00:00:01.9"])).dt.as_unit("s").to_pandas().tolist()
+        [Timestamp('2024-01-01 00:00:01')]
+        """
+        if unit not in fields.TICKS_PER_SECOND:
+            raise ValueError("Supported units are 's', 'ms', 'us', 'ns'")
+        dtype = self._series.dtype
+        if dtypes.is_datetime_tz(dtype):
+            new_dtype = pd.DatetimeTZDtype(unit, dtype.tz)
+        else:
+            new_dtype = np.dtype(f"{dtype.kind}8[{unit}]")
+        try:
+            ticks = fields.change_unit(self._ticks, self._unit, unit, self._xp)
+        except OverflowError:
+            error = pd.errors.OutOfBoundsDatetime if dtype.kind == "M" else pd.errors.OutOfBoundsTimedelta
+            raise error(f"Cannot cast values of unit {self._unit!r} to unit {unit!r} without overflow") from None
+        if not round_ok and fields.TICKS_PER_SECOND[unit] < fields.TICKS_PER_SECOND[self._unit]:
+            back = fields.change_unit(ticks, unit, self._unit, self._xp)
+            if bool((back != self._ticks).any()):  # one scalar read: a lossy conversion must raise
+                raise ValueError("Cannot losslessly cast to a coarser unit")
+        return self._wrap(ticks, new_dtype)
+
+    def _not_on_device(self, name: str, what: str) -> Any:
+        raise NotImplementedError(f".dt.{name}: pandas returns {what}, which riptide cannot hold")
 
     def _round(self, freq: Any, mode: str, ambiguous: Any = "raise", nonexistent: Any = "raise") -> Any:
         from pandas._libs.tslibs.timedeltas import get_unit_for_round
@@ -227,6 +261,49 @@ class DatetimeProperties(_Properties):
         except OverflowError:  # a time on the int64 range's first day: pandas' message
             raise ValueError("Cannot normalize Timestamp without integer overflow") from None
         return self._relocalize(midnight, "raise", "raise")
+
+    def isocalendar(self) -> Any:
+        """The ISO 8601 calendar of each value: a DataFrame with columns year (Int32), week and day (UInt32, Monday
+        = 1), <NA> at NaT.
+
+        >>> import riptide as rt, pandas as pd
+        >>> rt.Series(pd.to_datetime(["2024-12-30", None])).dt.isocalendar().to_pandas().values.tolist()
+        [[2025, 1, 1], [<NA>, <NA>, <NA>]]
+        """
+        from riptide.frame.dataframe import DataFrame
+
+        year, week, day = fields.iso_calendar(self._wall, self._unit, self._xp)
+        valid = self._ticks != dtypes.NAT
+        columns = {}
+        for name, values, dtype in (("year", year, pd.Int32Dtype()), ("week", week, pd.UInt32Dtype()),
+                                    ("day", day, pd.UInt32Dtype())):  # fmt: skip
+            data = self._xp.where(valid, values, 0).astype(dtype.numpy_dtype)
+            columns[name] = NumericColumn(data, dtype=dtype, mask=valid)
+        return DataFrame._from_columns(columns, self._series.index)
+
+    @property
+    def date(self) -> Any:
+        """Not supported: pandas returns an object column of ``datetime.date``; use ``dt.normalize()`` or
+        ``dt.floor("D")`` for the dates as datetimes."""
+        return self._not_on_device("date", "an object column of datetime.date (use dt.normalize() for datetimes)")
+
+    @property
+    def time(self) -> Any:
+        """Not supported: pandas returns an object column of ``datetime.time``."""
+        return self._not_on_device("time", "an object column of datetime.time (use dt.hour / dt.minute ... instead)")
+
+    @property
+    def timetz(self) -> Any:
+        """Not supported: pandas returns an object column of ``datetime.time``."""
+        return self._not_on_device("timetz", "an object column of datetime.time")
+
+    def to_pydatetime(self) -> Any:
+        """Not supported: pandas returns Python ``datetime`` objects; use ``to_pandas()`` and call it there."""
+        return self._not_on_device("to_pydatetime", "Python datetime objects")
+
+    def to_period(self, freq: Any = None) -> Any:
+        """Not supported: riptide has no period dtype."""
+        raise NotImplementedError(".dt.to_period: riptide has no period dtype")
 
     # --- time zones ------------------------------------------------------------------------------------------
     @property
@@ -384,3 +461,26 @@ class TimedeltaProperties(_Properties):
         [90.0, nan]
         """
         return self._wrap(fields.total_seconds(self._ticks, self._unit, self._xp))
+
+    @property
+    def components(self) -> Any:
+        """The parts of each duration: a DataFrame with columns days, hours, minutes, seconds, milliseconds,
+        microseconds, nanoseconds (days floored, the rest non-negative), int64, or float64 with NaN once a value is
+        NaT.
+
+        >>> import riptide as rt, pandas as pd
+        >>> rt.Series(pd.to_timedelta(["1 days 02:03:04.005"])).dt.components.to_pandas().values.tolist()
+        [[1, 2, 3, 4, 5, 0, 0]]
+        """
+        from riptide.frame.dataframe import DataFrame
+
+        parts = fields.timedelta_components(self._ticks, self._unit, self._xp)
+        nat = self._ticks == dtypes.NAT
+        any_nat = bool(nat.any())  # one scalar read: int64, or float64 with NaN at NaT
+        columns = {name: NumericColumn(fields.field_result(parts[name], nat, any_nat, np.int64))
+                   for name in fields.TIMEDELTA_COMPONENTS}  # fmt: skip
+        return DataFrame._from_columns(columns, self._series.index)
+
+    def to_pytimedelta(self) -> Any:
+        """Not supported: pandas returns Python ``timedelta`` objects; use ``to_pandas()`` and call it there."""
+        return self._not_on_device("to_pytimedelta", "Python timedelta objects")

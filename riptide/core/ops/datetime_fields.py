@@ -28,13 +28,17 @@ __all__ = [
     "INT_FIELDS",
     "TICKS_PER_SECOND",
     "TIMEDELTA_FIELDS",
+    "TIMEDELTA_COMPONENTS",
+    "change_unit",
     "civil_from_days",
     "date_field",
+    "iso_calendar",
     "days_from_civil",
     "field_result",
     "round_ticks",
     "split_ticks",
     "timedelta_component",
+    "timedelta_components",
     "total_seconds",
 ]
 
@@ -56,6 +60,8 @@ BOOL_FIELDS = ("is_leap_year", "is_month_start", "is_month_end", "is_quarter_sta
                "is_year_start", "is_year_end")  # fmt: skip
 #: Components of a timedelta (pandas' names).
 TIMEDELTA_FIELDS = ("days", "seconds", "microseconds", "nanoseconds")
+#: The columns of ``TimedeltaProperties.components`` (pandas' names and order).
+TIMEDELTA_COMPONENTS = ("days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds")
 
 
 def _ticks_per_second(unit: str) -> int:
@@ -265,3 +271,68 @@ def round_ticks(ticks: Any, step: int, mode: str, xp: Any) -> Any:
 def _ceil(ticks: Any, step: int, xp: Any) -> Any:
     remainder = xp.remainder(ticks, step)
     return xp.where(remainder == 0, ticks, ticks + (step - remainder))
+
+
+def timedelta_components(ticks: Any, unit: str, xp: Any) -> dict[str, Any]:
+    """The parts of int64 timedelta ticks as ``pd.Timedelta.components`` gives them (days floored, every other
+    part non-negative), int64 arrays named as :data:`TIMEDELTA_COMPONENTS`; values at NaT are meaningless.
+
+    >>> import numpy as np
+    >>> parts = timedelta_components(np.array([-86_398_500, 93_784_005]), "ms", np)
+    >>> [parts[name].tolist() for name in TIMEDELTA_COMPONENTS]
+    [[-1, 1], [0, 2], [0, 3], [1, 4], [500, 5], [0, 0], [0, 0]]
+    """
+    per_second = _ticks_per_second(unit)
+    days, rest = split_ticks(ticks, unit, xp)
+    seconds, fraction = rest // per_second, rest % per_second
+    nanos = fraction * (1_000_000_000 // per_second)  # the fraction of a second in nanoseconds (exact)
+    return {
+        "days": days,
+        "hours": seconds // 3_600,
+        "minutes": seconds // 60 % 60,
+        "seconds": seconds % 60,
+        "milliseconds": nanos // 1_000_000,
+        "microseconds": nanos // 1_000 % 1_000,
+        "nanoseconds": nanos % 1_000,
+    }
+
+
+def iso_calendar(ticks: Any, unit: str, xp: Any) -> tuple[Any, Any, Any]:
+    """ISO 8601 (year, week, weekday) int64 arrays of int64 ticks: weeks start on Monday (weekday 1) and week 1
+    is the week holding the year's first Thursday, so a week belongs to the year of its Thursday.
+
+    >>> import numpy as np
+    >>> days = np.array([20087, 18630, 18627])  # 2024-12-30, 2021-01-03, 2020-12-31
+    >>> [a.tolist() for a in iso_calendar(days * 86_400, "s", np)]
+    [[2025, 2020, 2020], [1, 53, 53], [1, 7, 4]]
+    """
+    days, _ = split_ticks(ticks, unit, xp)
+    weekday = xp.remainder(days + 3, 7)  # Monday = 0
+    thursday = days - weekday + 3
+    year, _, _ = civil_from_days(thursday, xp)
+    january_first = days_from_civil(year, xp.ones_like(year), xp.ones_like(year), xp)
+    week = (thursday - january_first) // 7 + 1
+    return year, week, weekday + 1
+
+
+def change_unit(ticks: Any, unit: str, new_unit: str, xp: Any) -> Any:
+    """int64 ticks of ``unit`` as ticks of ``new_unit`` (a coarser unit floors, as pandas' ``as_unit``); NaT stays
+    NaT, and a value beyond int64 in the finer unit raises ``OverflowError``.
+
+    >>> import numpy as np
+    >>> change_unit(np.array([-1_500, 1_999, NAT]), "ms", "s", np).tolist()[:2], change_unit(np.array([2]), "s", "ms", np).tolist()
+    ([-2, 1], [2000])
+    """
+    old, new = _ticks_per_second(unit), _ticks_per_second(new_unit)
+    nat = ticks == NAT
+    if new == old:
+        return ticks.copy()
+    if new < old:
+        out = xp.floor_divide(ticks, old // new)
+    else:
+        factor = new // old
+        limit = np.iinfo(np.int64).max // factor
+        if bool((~nat & ((ticks > limit) | (ticks < -limit))).any()):  # one scalar read: overflow must raise
+            raise OverflowError(f"Cannot cast to unit {new_unit!r} without overflow")
+        out = ticks * factor
+    return xp.where(nat, np.int64(NAT), out)
