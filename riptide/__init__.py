@@ -50,6 +50,12 @@ _LAZY_EXPORTS = {
     "date_range": "riptide.frame.date_range",
     "to_timedelta": "riptide.frame.to_timedelta",
     "Grouper": "riptide.frame.resample",
+    "read_csv": "riptide.io.csv",
+    "read_parquet": "riptide.io.parquet",
+    "read_orc": "riptide.io.orc",
+    "read_json": "riptide.io.json",
+    "read_feather": "riptide.io.feather",
+    "from_dlpack": "riptide.frame.interop",
 }
 __all__ += list(_LAZY_EXPORTS)
 
@@ -86,13 +92,8 @@ def from_pandas(obj: Any) -> DataFrame | Series | Index:
 
 
 def from_arrow(obj: Any) -> DataFrame | Series:
-    """A DataFrame from a pyarrow Table (or any Arrow stream), a Series from an Arrow array."""
-    import pyarrow as pa
+    """A DataFrame from a pyarrow Table (or any Arrow stream), a Series from an Arrow array; objects exposing
+    ``__arrow_c_device_array__`` are imported without a copy (see :mod:`riptide.frame.interop`)."""
+    from riptide.frame.interop import from_arrow as _from_arrow
 
-    if isinstance(obj, pa.Array | pa.ChunkedArray):
-        return Series(obj)
-    if isinstance(obj, pa.Table | pa.RecordBatch) or hasattr(obj, "__arrow_c_stream__"):
-        return DataFrame(obj if isinstance(obj, pa.Table | pa.RecordBatch) else pa.table(obj))
-    if hasattr(obj, "__arrow_c_array__"):
-        return Series(pa.array(obj))
-    raise TypeError(f"from_arrow expects a pyarrow Table/Array or an Arrow PyCapsule object, got {type(obj).__name__}")
+    return _from_arrow(obj)

@@ -94,8 +94,10 @@ def namespace_of(array: Any) -> types.ModuleType:
 
 
 def is_device_array(obj: Any) -> bool:
-    """True for a CuPy array (or anything exposing ``__cuda_array_interface__``)."""
-    return hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray)
+    """True for a CuPy array (or anything exposing ``__cuda_array_interface__``), except riptide's own Series and
+    Index: they expose the interface for other libraries, but inside riptide they keep their labels and masks."""
+    return (hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray)
+            and not type(obj).__module__.startswith("riptide."))  # fmt: skip
 
 
 def to_device(array: Any, xp_: types.ModuleType | None = None) -> Any:

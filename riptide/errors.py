@@ -10,9 +10,13 @@ It warns once per operation and reason, so a loop does not flood the output; sil
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
-__all__ = ["HostFallbackWarning", "warn_host_fallback"]
+__all__ = ["HostFallbackWarning", "warn_host_fallback", "user_stacklevel"]
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class HostFallbackWarning(UserWarning):
@@ -22,14 +26,24 @@ class HostFallbackWarning(UserWarning):
 _warned: set[tuple[str, str]] = set()
 
 
-def warn_host_fallback(operation: str, reason: str, stacklevel: int = 3) -> None:
-    """Warn, once per (operation, reason), that ``operation`` runs on the host because of ``reason``.
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning raised by the caller point at the first line outside riptide
+    (the user's call), however deep inside riptide the caller is."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn_host_fallback(operation: str, reason: str) -> None:
+    """Warn, once per (operation, reason), that ``operation`` runs on the host because of ``reason``; the warning
+    points at the user's line.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     for _ in range(3):
-    ...         warn_host_fallback("Series + offset", "BusinessDay is not computed on the device", stacklevel=1)
+    ...         warn_host_fallback("Series + offset", "BusinessDay is not computed on the device")
     >>> len(caught), str(caught[0].message)
     (1, 'riptide: Series + offset runs on the host: BusinessDay is not computed on the device')
     """
@@ -37,4 +51,4 @@ def warn_host_fallback(operation: str, reason: str, stacklevel: int = 3) -> None
     if key in _warned:
         return
     _warned.add(key)
-    warnings.warn(f"riptide: {operation} runs on the host: {reason}", HostFallbackWarning, stacklevel=stacklevel + 1)
+    warnings.warn(f"riptide: {operation} runs on the host: {reason}", HostFallbackWarning, stacklevel=user_stacklevel())

@@ -35,6 +35,8 @@ from riptide.frame.correlation import FrameCorrelationMethods
 from riptide.frame.multi_index import FrameMultiIndexMethods
 from riptide.frame.apply import FrameApplyMethods
 from riptide.frame.resample import FrameResampleMethods
+from riptide.frame.interop import FrameInteropMethods
+from riptide.io.methods import FrameIOMethods
 from riptide.frame.series import Series, _drop_positions, reindex_column
 
 __all__ = ["DataFrame"]
@@ -46,6 +48,7 @@ class DataFrame(
     OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods,
     FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods, FrameCorrelationMethods, FrameMultiIndexMethods,
     FrameResampleMethods, FrameApplyMethods,
+    FrameIOMethods, FrameInteropMethods,
 ):  # fmt: skip
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 
@@ -1158,6 +1161,8 @@ def _columns_from(data: Any, columns: Any, dtype: Any, n_index: int | None = Non
     if isinstance(data, list) and data and isinstance(data[0], dict):
         frame = pd.DataFrame(data, columns=columns)
         return _columns_from(frame, None, dtype)
+    if isinstance(data, pd.Series):
+        data = Series(data)
     if isinstance(data, Series):
         label = 0 if data.name is None else data.name
         return {label: data._column}, data._index
@@ -1176,4 +1181,4 @@ def _is_arrow_table(data: Any) -> bool:
     import pyarrow as pa
 
     return isinstance(data, pa.Table | pa.RecordBatch) or (
-        hasattr(data, "__arrow_c_stream__") and not isinstance(data, pd.DataFrame))  # fmt: skip
+        hasattr(data, "__arrow_c_stream__") and not isinstance(data, pd.DataFrame | pd.Series | Series))  # fmt: skip

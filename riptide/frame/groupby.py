@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, as_column
 from riptide.core.kernels.sort import lexsort, stable_argsort
@@ -279,7 +280,7 @@ def _hashable(key: Any) -> bool:
 
 
 def _is_device_array(value: Any) -> bool:
-    return hasattr(value, "__cuda_array_interface__")
+    return _device.is_device_array(value)
 
 
 def _namespace(obj: Any) -> Any:

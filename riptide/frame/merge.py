@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column, concat_columns
 from riptide.core.ops import join as joins
@@ -149,7 +150,7 @@ def _is_array_key(value: Any, n: int) -> bool:
     from riptide.frame.series import Series
 
     arrays = (Series, Index, np.ndarray, pd.Series, pd.Index, pd.api.extensions.ExtensionArray)
-    is_array = isinstance(value, arrays) or hasattr(value, "__cuda_array_interface__")
+    is_array = isinstance(value, arrays) or _device.is_device_array(value)
     return is_array and len(value) == n
 
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riptide import _device
 from riptide.core.column import Column, NumericColumn, as_column, full, is_scalar
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops.grouping import first_row_of_each
@@ -870,7 +871,7 @@ def _level_column(values: Any) -> Column:
     if isinstance(values, range):
         return as_index(values)._as_column()
     if not isinstance(values, np.ndarray | pd.Series | pd.Index | pd.api.extensions.ExtensionArray | list) and (
-            not hasattr(values, "__cuda_array_interface__")):  # fmt: skip
+            not _device.is_device_array(values)):  # fmt: skip
         values = list(values)
     if isinstance(values, list) and not values:
         return as_column([], dtype=object_free_empty())

@@ -49,6 +49,7 @@ from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
 from riptide.core.kernels.scatter import scatter_min
 from riptide.core.ops.grouping import Groups
+from riptide.frame.groupby import _hashable
 
 __all__ = ["FrameResampleMethods", "Grouper", "Resampler", "SeriesResampleMethods", "binned_key", "binned_keys",
            "time_bins"]  # fmt: skip
@@ -330,14 +331,6 @@ def _anchored_bins(ticks: Any, first: int, last: int, unit: str, grouper: Any, x
     ids = xp.where((ids < 0) | (ids >= n_bins), -1, ids)
     labels = binner[1:] if grouper.label == "right" else binner[: n_bins]
     return ids, labels
-
-
-def _hashable(key: Any) -> bool:
-    try:
-        hash(key)
-    except TypeError:
-        return False
-    return True
 
 
 # --- the Resampler ------------------------------------------------------------------------------------------------

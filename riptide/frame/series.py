@@ -35,6 +35,8 @@ from riptide.frame.string_accessor import SeriesStringAccessorMethods
 from riptide.frame.mapping import SeriesMappingMethods
 from riptide.frame.apply import SeriesApplyMethods
 from riptide.frame.resample import SeriesResampleMethods
+from riptide.frame.interop import SeriesInteropMethods
+from riptide.io.methods import SeriesIOMethods
 
 __all__ = ["Series"]
 
@@ -46,6 +48,7 @@ class Series(
     SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
     SeriesMultiIndexMethods, SeriesDatetimeAccessorMethods, SeriesCategoricalAccessorMethods,
     SeriesStringAccessorMethods, SeriesMappingMethods, SeriesResampleMethods, SeriesApplyMethods,
+    SeriesIOMethods, SeriesInteropMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 

@@ -39,8 +39,6 @@ equal keys keep that order; cross joins are left-major.
 
 from __future__ import annotations
 
-import os
-import sys
 import types
 import warnings
 from typing import Any
@@ -55,6 +53,7 @@ from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops.cast import astype, concat_common, decode_categorical
 from riptide.core.ops.grouping import group_rows
+from riptide.errors import user_stacklevel
 from riptide.core.ops.hash_match import match_keys_hashed
 from riptide.core.ops.key_match import KeyMatch
 
@@ -227,16 +226,7 @@ def _warn_if_fractional(left: Column, right: Column) -> None:
     fractional = valid & (~xp.isfinite(values) | (values != xp.trunc(values)))
     if bool(fractional.any()):  # one scalar read: whether to warn
         warnings.warn("You are merging on int and float columns where the float values are not equal to their int "
-                      "representation.", UserWarning, stacklevel=_user_stacklevel())  # fmt: skip
-
-
-def _user_stacklevel() -> int:
-    """The stack level of the first frame outside riptide, so a warning points at the user's line."""
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
-        frame, level = frame.f_back, level + 1
-    return level
+                      "representation.", UserWarning, stacklevel=user_stacklevel())  # fmt: skip
 
 
 def align_categories(column: CategoricalColumn, categories: Column) -> CategoricalColumn:

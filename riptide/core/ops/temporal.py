@@ -151,7 +151,7 @@ def _offset_op(column: NumericColumn, offset: Any, op: str, reflected: bool) -> 
     if result is NotImplemented:
         raise binary.unsupported(column, offset, op, reflected)
     reason = date_offsets.UNSUPPORTED if naive_datetime else f"offsets on {column.dtype} are applied by pandas"
-    warn_host_fallback(f"{column.dtype} {binary.SYMBOLS[op]} {type(offset).__name__}", reason, stacklevel=6)
+    warn_host_fallback(f"{column.dtype} {binary.SYMBOLS[op]} {type(offset).__name__}", reason)
     return as_column(result.array, xp=column.xp)
 
 

@@ -1,0 +1,548 @@
+"""CSV: ``read_csv`` through pyarrow's multithreaded parser, ``to_csv`` through pandas' formatter on the host.
+
+Reading
+-------
+pandas' options are mapped onto pyarrow's ``ReadOptions`` / ``ParseOptions`` / ``ConvertOptions`` and the result is
+brought to the dtypes pandas' C parser gives (:func:`riptide.io._arrow.column_like_pandas`):
+
+* pandas 3 does not guess dates: pyarrow's timestamp inference is switched off (a ``timestamp_parsers`` entry that
+  never matches), ``date32`` columns pyarrow still infers are cast back to their text (exact: pyarrow infers
+  ``date32`` only for ``YYYY-MM-DD``), and ``time32`` columns are read again as text. ``parse_dates`` columns are
+  read as text and converted by :func:`riptide.to_datetime`, so their unit is the one pandas infers.
+* pandas' default missing-value strings and ``True``/``False`` spellings replace pyarrow's, integers with
+  missing values become ``float64``, an unnamed header field becomes ``"Unnamed: {i}"``.
+* ``dtype=`` is given to pyarrow as the column's Arrow type, so a value that does not parse raises here: a
+  ValueError naming the column and the row.
+
+Whatever pyarrow cannot express (``thousands``, ``decimal=","``, ``comment``, a regex ``sep``, a list of
+``skiprows``, ``skipfooter``, ``converters``, duplicated header names, integers beyond int64, ...) or rejects
+(rows with missing fields, which pandas fills with NaN) is read by pandas' own parser on the host, with a
+``HostFallbackWarning``; pandas then also raises pandas' errors (``ParserError`` naming the line of a row with too
+many fields, ``EmptyDataError`` for an empty file).
+
+``byte_range=(offset, size)`` reads the rows that *start* inside ``[offset, offset + size)``, as cuDF and Dask define
+it: a row that begins before ``offset`` belongs to the previous range, the row that straddles the end belongs to
+this one. The header comes from the start of the file unless ``names`` or ``header=None`` say otherwise.
+
+Writing
+-------
+``to_csv`` must write pandas' text byte for byte: ``repr``-style floats (``1.0``, ``1e+20``), ``True``/``False``,
+pandas' datetime formatting and its quoting rules. pyarrow's writer differs on all four, and riptide formats only
+integers on the device (:mod:`riptide.core.ops.format_number`; floats need a shortest-round-trip algorithm), so the
+frame is formatted by pandas on the host (one ``HostFallbackWarning``) and written through an atomic temporary file.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from riptide.errors import warn_host_fallback
+from riptide.io import _files
+from riptide.io._arrow import column_like_pandas
+
+__all__ = ["read_csv", "to_csv"]
+
+# pandas' default missing-value spellings (pandas._libs.parsers.STR_NA_VALUES), written out: riptide does not
+# import pandas' private modules.
+DEFAULT_NA_VALUES = (
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA",
+    "NULL", "NaN", "None", "n/a", "nan", "null",
+)  # fmt: skip
+_TRUE = ("True", "TRUE", "true")
+_FALSE = ("False", "FALSE", "false")
+_NEVER_A_TIMESTAMP = "\x00never\x00%Y"  # a strptime format no CSV field matches: turns timestamp inference off
+_NO_DEFAULT = object()
+
+
+class _Fallback(Exception):
+    """pyarrow cannot express an option (or gives another answer than pandas): read with pandas."""
+
+
+def _arrow_type_for(dtype: Any) -> Any:
+    """The Arrow type pyarrow should parse a column as for pandas ``dtype``; None: infer, cast afterwards."""
+    if dtype is str or dtype == "str" or dtype == "string" or dtype is object or dtype == "object":
+        return pa.string()
+    try:
+        pandas_dtype = pd.api.types.pandas_dtype(dtype)
+    except TypeError:
+        raise _Fallback(f"dtype {dtype!r}") from None
+    if isinstance(pandas_dtype, pd.StringDtype):
+        return pa.string()
+    if isinstance(pandas_dtype, pd.CategoricalDtype):
+        return None
+    if isinstance(pandas_dtype, np.dtype) and pandas_dtype.kind in "iufb":
+        return pa.from_numpy_dtype(pandas_dtype)
+    if isinstance(pandas_dtype, pd.api.extensions.ExtensionDtype) and pandas_dtype.name in (
+            "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Float32", "Float64",
+            "boolean"):  # fmt: skip
+        return pa.from_numpy_dtype(pandas_dtype.numpy_dtype)
+    raise _Fallback(f"dtype {dtype!r}")
+
+
+def _source_bytes(source: Any, compression: Any, encoding: str | None) -> Any:
+    """What pyarrow reads: a local path as it is (pyarrow reads it in parallel), else the decompressed bytes."""
+    source = _files.stringify_path(source)
+    method = _files.infer_compression(source if not _files.is_file_like(source) else getattr(source, "name", None),
+                                      compression)  # fmt: skip
+    if isinstance(source, str) and not _files.is_url(source):
+        _files.check_exists(source)
+        if method is None:
+            return source
+    if _files.is_file_like(source) and not hasattr(source, "read"):
+        raise ValueError("read_csv needs a path or a readable file-like object")
+    with_text = _files.is_file_like(source) and isinstance(source.read(0), str)
+    if with_text:  # text already decoded by the caller: pyarrow gets it as UTF-8
+        return io.BytesIO(source.read().encode("utf-8"))
+    stream = _files.open_for_read(source, compression)
+    try:
+        return io.BytesIO(stream.read())
+    finally:
+        if stream is not source:
+            stream.close()
+
+
+def _rewind(source: Any) -> Any:
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    return source
+
+
+def _slice_byte_range(data: bytes, offset: int, size: int) -> bytes:
+    """The bytes of the rows that start in ``[offset, offset + size)`` (newline-terminated rows)."""
+    n = len(data)
+    if offset < 0 or size < 0:
+        raise ValueError(f"byte_range must be non-negative, got {(offset, size)}")
+    start = 0 if offset == 0 else data.find(b"\n", offset - 1) + 1
+    if offset > 0 and start == 0:  # no newline after offset: no row starts in the range
+        return b""
+    stop_at = offset + size
+    if start >= stop_at:  # the first row starting at or after offset starts after the range
+        return b""
+    if stop_at >= n:
+        return data[start:]
+    end = data.find(b"\n", max(stop_at - 1, start))
+    return data[start:] if end < 0 else data[start : end + 1]
+
+
+def read_csv(filepath_or_buffer: Any, *, sep: Any = _NO_DEFAULT, delimiter: Any = None, header: Any = "infer",
+             names: Any = None, index_col: Any = None, usecols: Any = None, dtype: Any = None, engine: Any = None,
+             true_values: Any = None, false_values: Any = None, skiprows: Any = None, nrows: int | None = None,
+             na_values: Any = None, keep_default_na: bool = True, na_filter: bool = True,
+             skip_blank_lines: bool = True, parse_dates: Any = None, date_format: Any = None,
+             thousands: str | None = None, decimal: str = ".", quotechar: str = '"', quoting: int = 0,
+             doublequote: bool = True, escapechar: str | None = None, comment: str | None = None,
+             encoding: str | None = None, compression: Any = "infer", storage_options: dict | None = None,
+             byte_range: tuple[int, int] | None = None, **kwargs: Any) -> Any:  # fmt: skip
+    """Read a CSV file into a DataFrame, with ``pandas.read_csv``'s options and dtypes.
+
+    >>> import io, riptide as rt
+    >>> df = rt.read_csv(io.StringIO("a,b,c\\n1,x,2020-01-02\\n,y,\\n"), parse_dates=["c"])
+    >>> [str(t) for t in df.dtypes]
+    ['float64', 'str', 'datetime64[us]']
+    """
+    options = dict(sep=sep, delimiter=delimiter, header=header, names=names, index_col=index_col, usecols=usecols,
+                   dtype=dtype, true_values=true_values, false_values=false_values, skiprows=skiprows, nrows=nrows,
+                   na_values=na_values, keep_default_na=keep_default_na, na_filter=na_filter,
+                   skip_blank_lines=skip_blank_lines, parse_dates=parse_dates, date_format=date_format,
+                   thousands=thousands, decimal=decimal, quotechar=quotechar, quoting=quoting,
+                   doublequote=doublequote, escapechar=escapechar, comment=comment, encoding=encoding,
+                   compression=compression, **kwargs)  # fmt: skip
+    source = _source_bytes(filepath_or_buffer, compression, encoding)
+    if byte_range is not None:
+        source, options = _apply_byte_range(source, byte_range, options)
+    try:
+        return _read_with_arrow(source, options)
+    except _Fallback as why:
+        return _read_with_pandas(_rewind(source), options, str(why))
+
+
+def _apply_byte_range(source: Any, byte_range: tuple[int, int], options: dict) -> tuple[Any, dict]:
+    if options["compression"] not in ("infer", None) or (isinstance(source, str) and _files.infer_compression(
+            source, options["compression"])):  # fmt: skip
+        raise ValueError("byte_range reads uncompressed CSV only")
+    if isinstance(source, str):
+        with open(source, "rb") as f:
+            data = f.read()
+    else:
+        data = source.getvalue()
+    offset, size = byte_range
+    chunk = _slice_byte_range(data, int(offset), int(size))
+    options = dict(options)
+    if offset > 0 and options["names"] is None and options["header"] in ("infer", 0):
+        first_line = data[: data.find(b"\n") + 1] if b"\n" in data else data + b"\n"
+        chunk = first_line + chunk  # the header row, read from the start of the file
+        options["header"] = 0
+    return io.BytesIO(chunk), options
+
+
+def _labels_for_columns(names: list[str], header_given: bool) -> tuple[list[Any], set[Any]]:
+    """pandas' labels for the header fields: ``Unnamed: i`` for empty ones (and which those are)."""
+    labels: list[Any] = []
+    unnamed = set()
+    for i, name in enumerate(names):
+        if header_given and name == "":
+            name = f"Unnamed: {i}"
+            unnamed.add(name)
+        labels.append(name)
+    return labels, unnamed
+
+
+def _read_with_arrow(source: Any, options: dict) -> Any:
+    import pyarrow.csv as pacsv
+
+    o = options
+    sep = o["delimiter"] if o["delimiter"] is not None else (o["sep"] if o["sep"] is not _NO_DEFAULT else ",")
+    unsupported = {
+        "sep": sep is None or len(sep) != 1 or sep in ("\n", "\r"),
+        "thousands": o["thousands"] is not None,
+        "decimal": o["decimal"] != ".",
+        "comment": o["comment"] is not None,
+        "skiprows": o["skiprows"] is not None and not isinstance(o["skiprows"], int | np.integer),
+        "quoting": o["quoting"] not in (0, 3),
+        "na_values": isinstance(o["na_values"], dict),
+        "header": isinstance(o["header"], list | tuple),
+        "skip_blank_lines": not o["skip_blank_lines"],
+        "date_format": isinstance(o["date_format"], dict),
+        "parse_dates": o["parse_dates"] is True or isinstance(o["parse_dates"], dict),
+    }
+    extra = sorted(k for k, v in o.items() if k not in _ARROW_OPTIONS and not _is_default(v))
+    reasons = [k for k, bad in unsupported.items() if bad] + extra
+    if reasons:
+        raise _Fallback(f"option {', '.join(reasons)} is not supported by the pyarrow CSV reader")
+    if o["encoding"] is not None and o["encoding"].lower().replace("_", "-") not in _ENCODINGS:
+        raise _Fallback(f"encoding {o['encoding']!r}")
+    names = list(o["names"]) if o["names"] is not None else None
+    header = o["header"]
+    if header == "infer":
+        header = None if names is not None else 0
+    if header is not None and not isinstance(header, int | np.integer):
+        raise _Fallback(f"header={header!r}")
+    if names is not None and len(set(names)) != len(names):
+        raise ValueError("Duplicate names are not allowed.")
+    skip = int(o["skiprows"] or 0)
+    na = []
+    if o["na_filter"]:
+        extra_na = o["na_values"]
+        extra_na = [] if extra_na is None else ([extra_na] if isinstance(extra_na, str) else list(extra_na))
+        na = (list(DEFAULT_NA_VALUES) if o["keep_default_na"] else []) + [str(v) for v in extra_na]
+    true_values = list(_TRUE) + [str(v) for v in (o["true_values"] or [])]
+    false_values = list(_FALSE) + [str(v) for v in (o["false_values"] or [])]
+    encoding = (o["encoding"] or "utf8").lower().replace("_", "-")
+    encoding = "utf8" if encoding in ("utf-8", "utf8") else encoding
+
+    def read_options(column_names: list[str] | None, skip_header: int) -> Any:
+        return pacsv.ReadOptions(use_threads=True, skip_rows=skip + skip_header, column_names=column_names,
+                                 autogenerate_column_names=column_names is None and header is None,
+                                 encoding=encoding)  # fmt: skip
+
+    parse = pacsv.ParseOptions(delimiter=sep, quote_char=o["quotechar"] if o["quoting"] != 3 else False,
+                               double_quote=o["doublequote"], escape_char=o["escapechar"] or False,
+                               newlines_in_values=True, ignore_empty_lines=True)  # fmt: skip
+    # The file's own field names first (cheap: pyarrow reads one block), to resolve labels, usecols and dtypes.
+    if names is not None:
+        file_names = [str(n) for n in names]
+        ropts = read_options(file_names, 0 if header is None else int(header) + 1)
+    elif header is None:
+        ropts = read_options(None, 0)
+        file_names = None
+    else:
+        ropts = read_options(None, int(header))
+        file_names = None
+    try:
+        if file_names is None:
+            probe = pacsv.open_csv(_rewind(source), read_options=ropts, parse_options=parse,
+                                   convert_options=pacsv.ConvertOptions(column_types={}, strings_can_be_null=False,
+                                                                        null_values=[], timestamp_parsers=[
+                                                                            _NEVER_A_TIMESTAMP]))  # fmt: skip
+            file_names = probe.schema.names
+            del probe
+    except pa.ArrowInvalid as exc:
+        raise _Fallback(f"pyarrow could not read the header ({exc})") from exc
+    unnamed: set[Any] = set()
+    if header is None and names is None:
+        labels: list[Any] = list(range(len(file_names)))
+    elif names is not None:
+        labels = names
+    else:
+        labels, unnamed = _labels_for_columns(file_names, header is not None and names is None)
+    if len(set(labels)) != len(labels):
+        raise _Fallback("duplicated column names (pandas renames them)")
+    label_to_field = dict(zip(labels, file_names))
+
+    # usecols: which columns, kept in file order (as pandas keeps them)
+    selected = labels
+    usecols = o["usecols"]
+    if usecols is not None:
+        if callable(usecols):
+            selected = [lab for lab in labels if usecols(lab)]
+        else:
+            wanted = list(usecols)
+            if all(isinstance(u, int | np.integer) and not isinstance(u, bool) for u in wanted):
+                if any(u >= len(labels) or u < -len(labels) for u in wanted):
+                    raise pd.errors.ParserError("Defining usecols with out-of-bounds indices is not allowed. "
+                                                f"{[u for u in wanted if u >= len(labels)]} are out-of-bounds.")
+                positions = {int(u) % len(labels) for u in wanted}
+                selected = [lab for i, lab in enumerate(labels) if i in positions]
+            else:
+                missing = [u for u in wanted if u not in label_to_field]
+                if missing:
+                    raise ValueError(f"Usecols do not match columns, columns expected but not found: {missing}")
+                selected = [lab for lab in labels if lab in set(wanted)]
+
+    # dtypes: given to pyarrow where they are Arrow types, applied after the read otherwise
+    dtype = o["dtype"]
+    requested: dict[Any, Any] = {}
+    if dtype is not None:
+        if isinstance(dtype, dict):
+            for key, value in dtype.items():
+                if key in label_to_field:
+                    requested[key] = value
+        else:
+            requested = {lab: dtype for lab in selected}
+    parse_dates = o["parse_dates"]
+    date_labels: list[Any] = []
+    if parse_dates not in (None, False):
+        for item in parse_dates if isinstance(parse_dates, list | tuple) else [parse_dates]:
+            if isinstance(item, int | np.integer) and item not in label_to_field:
+                item = labels[int(item)]
+            if isinstance(item, list | tuple) or item not in label_to_field:
+                raise _Fallback(f"parse_dates={parse_dates!r}")
+            date_labels.append(item)
+    column_types = {}
+    for lab in selected:
+        if lab in date_labels:
+            column_types[label_to_field[lab]] = pa.string()
+        elif lab in requested:
+            arrow_type = _arrow_type_for(requested[lab])
+            if arrow_type is not None:
+                column_types[label_to_field[lab]] = arrow_type
+
+    def convert(types: dict) -> Any:
+        return pacsv.ConvertOptions(column_types=types, null_values=na, true_values=true_values,
+                                    false_values=false_values, strings_can_be_null=bool(na),
+                                    quoted_strings_can_be_null=bool(na), timestamp_parsers=[_NEVER_A_TIMESTAMP],
+                                    include_columns=[label_to_field[lab] for lab in selected])  # fmt: skip
+
+    table = _arrow_read(source, ropts, parse, convert(column_types), o["nrows"], requested, label_to_field)
+    retyped = {f.name: pa.string() for f in table.schema if pa.types.is_time(f.type)}
+    if retyped:  # "10:00" was inferred as a time of day: pandas keeps the text
+        table = _arrow_read(source, ropts, parse, convert({**column_types, **retyped}), o["nrows"], requested,
+                            label_to_field)  # fmt: skip
+    return _frame_from_csv_table(table, selected, label_to_field, requested, date_labels, o, unnamed)
+
+
+_ARROW_OPTIONS = {
+    "sep", "delimiter", "header", "names", "index_col", "usecols", "dtype", "true_values", "false_values",
+    "skiprows", "nrows", "na_values", "keep_default_na", "na_filter", "skip_blank_lines", "parse_dates",
+    "date_format", "thousands", "decimal", "quotechar", "quoting", "doublequote", "escapechar", "comment",
+    "encoding", "compression", "low_memory", "memory_map", "engine", "storage_options",
+}  # fmt: skip
+
+
+def _is_default(value: Any) -> bool:
+    """A pandas option left at a value that changes nothing (None, False, 0, "strict", "error", "infer")."""
+    return isinstance(value, bool | int | str | type(None)) and value in (None, False, 0, "strict", "error", "infer")
+
+
+_ENCODINGS = {"utf-8", "utf8", "latin-1", "latin1", "iso-8859-1", "ascii", "cp1252", "utf-16", "utf-8-sig"}
+
+
+def _arrow_read(source: Any, ropts: Any, parse: Any, convert: Any, nrows: int | None, requested: dict,
+                label_to_field: dict) -> pa.Table:  # fmt: skip
+    import pyarrow.csv as pacsv
+
+    try:
+        if nrows is None:
+            return pacsv.read_csv(_rewind(source), read_options=ropts, parse_options=parse, convert_options=convert)
+        reader = pacsv.open_csv(_rewind(source), read_options=ropts, parse_options=parse, convert_options=convert)
+        batches, count = [], 0
+        while count < nrows:
+            try:
+                batch = reader.read_next_batch()
+            except StopIteration:
+                break
+            batches.append(batch)
+            count += batch.num_rows
+        return pa.Table.from_batches(batches, schema=reader.schema).slice(0, nrows)
+    except pa.ArrowInvalid as exc:
+        message = str(exc)
+        if "conversion error" in message and requested:
+            _raise_conversion_error(source, ropts, parse, convert, message, requested, label_to_field)
+        raise _Fallback(f"pyarrow rejected the file ({message.splitlines()[0]})") from exc
+
+
+def _raise_conversion_error(source: Any, ropts: Any, parse: Any, convert: Any, message: str, requested: dict,
+                            label_to_field: dict) -> None:  # fmt: skip
+    """A requested dtype did not parse: a ValueError naming the column, the row and the value (error path only)."""
+    import pyarrow.csv as pacsv
+
+    match = re.search(r"column #(\d+)", message)
+    if match is None:
+        return
+    field = convert.include_columns[int(match.group(1))] if convert.include_columns else None
+    label = next((lab for lab, f in label_to_field.items() if f == field), None)
+    if label not in requested:
+        return
+    as_text = pacsv.ConvertOptions(column_types={field: pa.string()}, include_columns=[field],
+                                   null_values=convert.null_values, strings_can_be_null=True)  # fmt: skip
+    text = pacsv.read_csv(_rewind(source), read_options=ropts, parse_options=parse, convert_options=as_text)
+    values = text.column(0).to_pandas()
+    wanted = pd.api.types.pandas_dtype(requested[label]) if not isinstance(requested[label], str) else requested[label]
+    for row, value in enumerate(values):  # error path: the rows before the first bad one are few or cheap
+        if value is None or (isinstance(value, float) and np.isnan(value)):
+            continue
+        try:
+            pa.array([value]).cast(convert.column_types[field])
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            raise ValueError(f"Unable to parse {value!r} as {wanted} in column {label!r} at row {row}") from None
+
+
+def _frame_from_csv_table(table: pa.Table, selected: list, label_to_field: dict, requested: dict,
+                          date_labels: list, o: dict, unnamed: set) -> Any:  # fmt: skip
+    import pyarrow.compute as pc
+
+    from riptide.core.ops.cast import astype
+    from riptide.frame.dataframe import DataFrame
+    from riptide.frame.index import default_index
+    from riptide.frame.series import Series
+
+    columns = {}
+    for lab in selected:
+        array = table.column(label_to_field[lab])
+        typ = array.type
+        if pa.types.is_date32(typ) and lab not in date_labels:
+            array = array.cast(pa.string())  # pandas keeps undeclared dates as text; date32 came from YYYY-MM-DD
+            typ = array.type
+        if pa.types.is_floating(typ) and lab not in requested and array.null_count < len(array):
+            largest = pc.max(pc.abs(pc.if_else(pc.is_finite(array), array, 0.0))).as_py()
+            if largest is not None and largest >= 2.0**63:
+                raise _Fallback("integers beyond int64 (pandas reads them as uint64 or text)")
+        target = _pandas_target(typ)
+        if lab in requested:
+            wanted = requested[lab]
+            wanted_dtype = pd.StringDtype(na_value=np.nan) if wanted in (str, "str", "string", object, "object") \
+                else pd.api.types.pandas_dtype(wanted)  # fmt: skip
+            if isinstance(wanted_dtype, np.dtype) and wanted_dtype.kind in "iu" and array.null_count:
+                raise ValueError(f"Integer column has NA values in column {lab!r}")
+            column = column_like_pandas(array, None)
+            if isinstance(wanted, str) and wanted == "string":
+                wanted_dtype = pd.StringDtype()
+            if column.dtype != wanted_dtype:
+                column = astype(column, wanted_dtype)
+        else:
+            column = column_like_pandas(array, target)
+        if lab in date_labels:
+            from riptide.frame.to_datetime import to_datetime
+
+            fmt = o["date_format"]
+            try:
+                column = to_datetime(Series._from_column(column), format=fmt)._column
+            except (ValueError, TypeError):
+                pass  # pandas 3 keeps a column it cannot parse as its text
+        columns[lab] = column
+    frame = DataFrame._from_columns(columns, default_index(table.num_rows))
+    index_col = o["index_col"]
+    if index_col is not None and index_col is not False:
+        keys = list(index_col) if isinstance(index_col, list | tuple) else [index_col]
+        keys = [selected[k] if isinstance(k, int | np.integer) and k not in columns else k for k in keys]
+        frame = frame.set_index(keys)
+        if len(keys) == 1 and keys[0] in unnamed:
+            frame.index.name = None
+        if len(keys) == 1:
+            frame = _as_range_index(frame)
+    return frame
+
+
+def _as_range_index(frame: Any) -> Any:
+    """pandas 3 reads an int64 index column that steps evenly (at least two rows) as a RangeIndex."""
+    from riptide.core.column import NumericColumn
+    from riptide.frame.index import RangeIndex
+
+    column = getattr(frame.index, "_column", None)
+    if not isinstance(column, NumericColumn) or column.dtype != np.dtype(np.int64) or column.size < 2:
+        return frame
+    data = column.data
+    steps = data[1:] - data[:-1]
+    step = int(steps[0])  # one scalar read: the candidate step
+    if step == 0 or not bool((steps == step).all()):  # one scalar read: whether every step is the same
+        return frame
+    first = int(data[0])  # one scalar read: the start
+    index = RangeIndex._from_range(range(first, first + step * column.size, step), frame.index.name, column.xp)
+    return type(frame)._from_columns(frame._data, index)
+
+
+def _read_csv_defaults() -> dict:
+    import inspect
+
+    return {name: p.default for name, p in inspect.signature(read_csv).parameters.items()
+            if p.default is not inspect.Parameter.empty}  # fmt: skip
+
+
+def _same_option(value: Any, default: Any) -> bool:
+    """Whether an option was left at riptide's default (only the others are passed to pandas)."""
+    try:
+        return value is default or bool(type(value) is type(default) and value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _pandas_target(typ: pa.DataType) -> Any:
+    """The dtype pandas' C parser gives a column pyarrow inferred as ``typ`` (before missing values)."""
+    if pa.types.is_integer(typ):
+        return np.dtype(np.int64)
+    if pa.types.is_floating(typ):
+        return np.dtype(np.float64)
+    if pa.types.is_boolean(typ):
+        return np.dtype(bool)
+    if pa.types.is_null(typ):
+        return np.dtype(np.float64)
+    return None
+
+
+def _read_with_pandas(source: Any, options: dict, reason: str) -> Any:
+    """pandas' reader on the host; its result becomes riptide columns (its errors are raised as they are)."""
+    from riptide.frame.dataframe import DataFrame
+
+    defaults = _read_csv_defaults()
+    kwargs = {k: v for k, v in options.items() if k not in defaults or not _same_option(v, defaults[k])}
+    result = pd.read_csv(source, **kwargs)
+    warn_host_fallback("read_csv", reason)
+    for i, dtype in enumerate(result.dtypes):
+        if dtype == object and result.iloc[:, i].map(lambda v: isinstance(v, int) and not isinstance(v, bool)).any():
+            # integers beyond uint64 (pandas keeps Python ints in an object column): riptide has no object
+            # columns, so they stay the text they were in the file
+            result.isetitem(i, result.iloc[:, i].astype("str"))
+    return DataFrame(result)
+
+
+def to_csv(obj: Any, path_or_buf: Any = None, *, sep: str = ",", na_rep: str = "", float_format: Any = None,
+           columns: Any = None, header: Any = True, index: bool = True, index_label: Any = None, mode: str = "w",
+           encoding: str | None = None, compression: Any = "infer", **kwargs: Any) -> str | None:  # fmt: skip
+    """Write ``obj`` (DataFrame or Series) as CSV exactly as pandas writes it; returns the text when no path."""
+    frame = obj
+    if columns is not None and hasattr(obj, "_data"):
+        frame = obj[list(columns)]
+        columns = None
+    host = frame.to_pandas()
+    warn_host_fallback("to_csv", "text is formatted by pandas' writer on the host")
+    options = dict(sep=sep, na_rep=na_rep, float_format=float_format, header=header, index=index,
+                   index_label=index_label, **kwargs)  # fmt: skip
+    if columns is not None:
+        options["columns"] = columns
+    path_or_buf = _files.stringify_path(path_or_buf)
+    if path_or_buf is None:
+        return host.to_csv(None, **options)
+    if mode != "w" or (_files.is_file_like(path_or_buf) and compression in ("infer", None)):
+        host.to_csv(path_or_buf, mode=mode, encoding=encoding, compression=compression, **options)
+        return None
+    method = _files.infer_compression(path_or_buf if not _files.is_file_like(path_or_buf) else None, compression)
+    text = host.to_csv(None, **options)
+    with _files.atomic_target(path_or_buf, method) as sink:
+        sink.write(text.encode(encoding or "utf-8"))
+    return None

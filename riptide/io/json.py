@@ -1,0 +1,129 @@
+"""JSON: ``read_json`` / ``to_json`` with pandas' orients; line-delimited records decoded by ``pyarrow.json``.
+
+``read_json(..., lines=True)`` of flat records is the case worth a fast path (logs, exports): pyarrow parses the
+lines on all cores and the columns get pandas' dtypes (:mod:`riptide.io._arrow`). pandas' own reader decides more
+than pyarrow can express - it converts columns whose *names* look like dates (``date``, ``*_at``, ``timestamp``,
+...), reads other orients (``columns``, ``index``, ``split``, ``table``), keeps nested values as Python objects - so
+every other input is parsed by pandas on the host (a ``HostFallbackWarning``) and becomes riptide columns; pandas'
+ValueError for malformed JSON is raised as it is.
+
+``to_json`` writes pandas' text (its float and date formatting, escaping and orients) through pandas on the host.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from riptide.errors import warn_host_fallback
+from riptide.io import _files
+from riptide.io._arrow import column_like_pandas
+
+__all__ = ["read_json", "to_json"]
+
+_DATE_LIKE_NAMES = ("modified", "datetime", "date", "timestamp")
+
+
+def _looks_like_date(label: Any) -> bool:
+    """pandas' ``keep_default_dates`` rule: the names it converts to datetimes."""
+    if not isinstance(label, str):
+        return False
+    lower = label.lower()
+    return lower.endswith(("_at", "_time")) or lower.startswith("timestamp") or lower in _DATE_LIKE_NAMES
+
+
+def read_json(path_or_buf: Any, *, orient: str | None = None, typ: str = "frame", dtype: Any = None,
+              convert_dates: Any = True, keep_default_dates: bool = True, lines: bool = False,
+              compression: Any = "infer", nrows: int | None = None, encoding: str | None = None,
+              **kwargs: Any) -> Any:  # fmt: skip
+    """Read JSON into a DataFrame (or Series with ``typ="series"``), as ``pandas.read_json``.
+
+    >>> import io, riptide as rt
+    >>> rt.read_json(io.StringIO('{"a": 1, "b": "x"}\\n{"a": 2, "b": null}\\n'), lines=True)["a"].tolist()
+    [1, 2]
+    """
+    options = dict(orient=orient, typ=typ, dtype=dtype, convert_dates=convert_dates,
+                   keep_default_dates=keep_default_dates, lines=lines, nrows=nrows, encoding=encoding,
+                   **kwargs)  # fmt: skip
+    path_or_buf = _files.stringify_path(path_or_buf)
+    if isinstance(path_or_buf, str) and not _files.is_url(path_or_buf) and path_or_buf.lstrip()[:1] in ("{", "["):
+        raise FileNotFoundError(f"File {path_or_buf} does not exist; pass JSON text wrapped in io.StringIO")
+    stream = _files.open_for_read(path_or_buf, compression)
+    try:
+        data = stream.read()
+    finally:
+        if stream is not path_or_buf:
+            stream.close()
+    if isinstance(data, str):
+        data = data.encode(encoding or "utf-8")
+    reason = None
+    if not (lines and typ == "frame" and orient in (None, "records") and dtype in (None, True) and nrows is None
+            and not kwargs and (encoding or "utf-8").lower().replace("_", "-") in ("utf-8", "utf8")):  # fmt: skip
+        reason = "only flat line-delimited records are decoded by pyarrow"
+    else:
+        try:
+            frame = _read_lines_with_arrow(data, convert_dates, keep_default_dates)
+            if frame is not None:
+                return frame
+            reason = "the records hold nested values, timestamps or date-named columns"
+        except pa.ArrowInvalid:
+            reason = "pyarrow rejected the text"
+    return _read_with_pandas(data, options, reason)
+
+
+def _read_lines_with_arrow(data: bytes, convert_dates: Any, keep_default_dates: bool) -> Any:
+    import pyarrow.json as pajson
+
+    from riptide.frame.dataframe import DataFrame
+    from riptide.frame.index import default_index
+
+    if not data.strip():
+        return None  # pandas' answer for no records
+    table = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(use_threads=True))
+    columns = {}
+    for field in table.schema:
+        typ = field.type
+        if not (pa.types.is_integer(typ) or pa.types.is_floating(typ) or pa.types.is_boolean(typ)
+                or pa.types.is_string(typ) or pa.types.is_large_string(typ)):  # fmt: skip
+            return None
+        if convert_dates is not False and (keep_default_dates and _looks_like_date(field.name)
+                                           or isinstance(convert_dates, list) and field.name in convert_dates):  # fmt: skip
+            return None
+        target = None
+        if pa.types.is_integer(typ):
+            target = pd.api.types.pandas_dtype("int64")
+        elif pa.types.is_floating(typ):
+            target = pd.api.types.pandas_dtype("float64")
+        elif pa.types.is_boolean(typ):  # pandas' JSON reader makes bools with missing values floats (1.0/0.0/NaN)
+            target = pd.api.types.pandas_dtype("float64" if table.column(field.name).null_count else "bool")
+        columns[field.name] = column_like_pandas(table.column(field.name), target)
+    return DataFrame._from_columns(columns, default_index(table.num_rows))
+
+
+def _read_with_pandas(data: bytes, options: dict, reason: str) -> Any:
+    from riptide.frame.dataframe import DataFrame
+    from riptide.frame.series import Series
+
+    result = pd.read_json(io.BytesIO(data), **{k: v for k, v in options.items() if v is not None or k == "dtype"})
+    warn_host_fallback("read_json", reason)
+    return Series(result) if isinstance(result, pd.Series) else DataFrame(result)
+
+
+def to_json(obj: Any, path_or_buf: Any = None, *, compression: Any = "infer", **kwargs: Any) -> str | None:
+    """Write ``obj`` as JSON exactly as pandas writes it; returns the text when ``path_or_buf`` is None."""
+    host = obj.to_pandas()
+    warn_host_fallback("to_json", "text is formatted by pandas' writer on the host")
+    path_or_buf = _files.stringify_path(path_or_buf)
+    if path_or_buf is None:
+        return host.to_json(None, **kwargs)
+    if _files.is_file_like(path_or_buf) and compression in ("infer", None):
+        host.to_json(path_or_buf, **kwargs)
+        return None
+    method = _files.infer_compression(path_or_buf if not _files.is_file_like(path_or_buf) else None, compression)
+    text = host.to_json(None, **kwargs)
+    with _files.atomic_target(path_or_buf, method) as sink:
+        sink.write(text.encode("utf-8"))
+    return None
