@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["make_trips", "make_zones", "PAYMENT_TYPES", "N_ZONES", "BOROUGHS", "VENDOR_SPELLINGS"]
+__all__ = ["make_trips", "make_zones", "write_trip_files", "PAYMENT_TYPES", "N_ZONES", "BOROUGHS", "VENDOR_SPELLINGS"]
 
 PAYMENT_TYPES = ("card", "cash", "no charge", "dispute")
 _PAYMENT_WEIGHTS = (0.72, 0.24, 0.02, 0.02)
@@ -110,3 +110,25 @@ def make_zones(*, seed: int = 0) -> dict[str, np.ndarray]:
     borough[-2:] = "Unknown"
     zone = np.array([f"Zone {i:03d}" for i in ids], dtype=object)
     return {"LocationID": ids, "borough": borough, "zone": zone}
+
+
+def write_trip_files(source: dict[str, np.ndarray], directory: str) -> dict[str, str]:
+    """Write the generated columns to ``trips.csv`` and ``trips.parquet`` in ``directory`` (pyarrow, on the host,
+    untimed: the demo times reading them back); return their paths by format.
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     sorted(os.path.basename(p) for p in write_trip_files(make_trips(10), d).values())
+    ['trips.csv', 'trips.parquet']
+    """
+    import os
+
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+    import pyarrow.parquet as pq
+
+    table = pa.table({name: pa.array(values, from_pandas=True) for name, values in source.items()})
+    paths = {"csv": os.path.join(directory, "trips.csv"), "parquet": os.path.join(directory, "trips.parquet")}
+    pa_csv.write_csv(table, paths["csv"])
+    pq.write_table(table, paths["parquet"])
+    return paths

@@ -44,6 +44,8 @@ class Trips:
     describe: Any = None
     zones: dict[str, np.ndarray] = field(default_factory=make_zones)
     reports: dict[str, Any] = field(default_factory=dict)  # named result frames (groupby reports), checked too
+    files: dict[str, str] = field(default_factory=dict)  # the source written as "csv" and "parquet" (read back)
+    workdir: str = ""  # where the result is written
 
 
 StepFn = Callable[[ModuleType, Trips], None]
@@ -90,6 +92,23 @@ def load(pd: ModuleType, t: Trips) -> None:
     For riptide on a GPU this is the host-to-device copy (strings included).
     """
     t.df = pd.DataFrame(t.source)
+
+
+@step("read csv", stage="load")
+def read_csv(pd: ModuleType, t: Trips) -> None:
+    """read_csv of the same trips (parse_dates for the two timestamps).
+
+    The frame read is checked by its row count and fare total; the pipeline goes on with the Parquet one.
+    """
+    frame = pd.read_csv(t.files["csv"], parse_dates=["pickup", "dropoff"])
+    t.summary["rows read from csv"] = len(frame)
+    t.summary["fare total from csv ($)"] = frame["fare_amount"].sum()
+
+
+@step("read parquet", stage="load")
+def read_parquet(pd: ModuleType, t: Trips) -> None:
+    """read_parquet of the same trips; the pipeline continues with this frame."""
+    t.df = pd.read_parquet(t.files["parquet"])
 
 
 # --- clean ----------------------------------------------------------------------------------------------------
@@ -243,7 +262,7 @@ def summarize(pd: ModuleType, t: Trips) -> None:
     Also a mean of a boolean Series and a mean over a boolean-filtered Series.
     """
     df = t.df
-    t.summary = {
+    t.summary |= {
         "trips": len(df),
         "passengers": df["passenger_count"].sum(),
         "total distance (mi)": df["trip_distance"].sum(),
@@ -262,3 +281,14 @@ def summarize(pd: ModuleType, t: Trips) -> None:
 def describe(pd: ModuleType, t: Trips) -> None:
     """describe() of distance, duration, speed, fare, tip %."""
     t.describe = t.df[DESCRIBED].describe()
+
+
+# --- write ----------------------------------------------------------------------------------------------------
+
+
+@step("to parquet", stage="write")
+def write_parquet(pd: ModuleType, t: Trips) -> None:
+    """to_parquet of the cleaned trips (categorical vendors become an Arrow dictionary)."""
+    import os
+
+    t.df.to_parquet(os.path.join(t.workdir, f"clean_{pd.__name__}.parquet"), index=False)

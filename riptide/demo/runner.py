@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from riptide.benchmarks.harness import fmt_seconds
-from riptide.demo.data import make_trips
+from riptide.demo.data import make_trips, write_trip_files
 from riptide.demo.pipeline import STEPS, Step, Trips
 from riptide.demo.progress import Progress
 
@@ -47,13 +48,23 @@ def run_pipeline(
     library: str | None = None,
     sync: Callable[[], None] = lambda: None,
     progress: Progress | None = None,
+    files: dict[str, str] | None = None,
 ) -> PipelineRun:
     """Run ``steps`` in order with ``lib``; ``sync`` is called before each clock read.
 
-    A step that raises ends the run: the error and the step are recorded, the remaining steps are not run.
+    ``files`` are ``source`` already written as CSV and Parquet (:func:`write_trip_files`); without them they are
+    written to a temporary directory first, untimed. A step that raises ends the run: the error and the step are
+    recorded, the remaining steps are not run.
     """
-    library = library or lib.__name__
-    run = PipelineRun(library, Trips(source))
+    with tempfile.TemporaryDirectory(prefix="riptide-demo-") as workdir:
+        return _run_steps(lib, source, steps, library or lib.__name__, sync, progress,
+                          files or write_trip_files(source, workdir), workdir)  # fmt: skip
+
+
+def _run_steps(lib: ModuleType, source: dict[str, np.ndarray], steps: Sequence[Step], library: str,
+               sync: Callable[[], None], progress: Progress | None, files: dict[str, str], workdir: str
+               ) -> PipelineRun:  # fmt: skip
+    run = PipelineRun(library, Trips(source, files=files, workdir=workdir))
     for s in steps:
         with progress.step(f"{library}: {s.name}") if progress else contextlib.nullcontext():
             sync()
@@ -94,18 +105,21 @@ def run_demo(
     print(f"riptide demo: {rows:,} trips on {_device_label(_device)}, seed {seed}", file=out)
     bar = Progress(total=1 + len(libraries) * (len(steps) + 1), enabled=progress)
 
-    with bar.step("generate trips (NumPy, host)"):
-        start = time.perf_counter()
-        source = make_trips(rows, seed=seed)
-        generate_s = time.perf_counter() - start
-    print(f"generated {rows:,} trips on the host in {fmt_seconds(generate_s)}", file=out)
+    with tempfile.TemporaryDirectory(prefix="riptide-demo-") as directory:
+        with bar.step("generate trips (NumPy, host), write CSV and Parquet"):
+            start = time.perf_counter()
+            source = make_trips(rows, seed=seed)
+            files = write_trip_files(source, directory)
+            generate_s = time.perf_counter() - start
+        print(f"generated {rows:,} trips on the host, written as CSV and Parquet, in {fmt_seconds(generate_s)}",
+              file=out)  # fmt: skip
 
-    runs: dict[str, PipelineRun] = {}
-    for name, lib, sync in libraries:
-        # a small warm-up pass first, so first-call costs (kernel compilation, lazy imports) stay out of the timings
-        with bar.step(f"{name}: warm-up"):
-            run_pipeline(lib, _head(source, WARMUP_ROWS), steps, library=name, sync=sync)
-        runs[name] = run_pipeline(lib, source, steps, library=name, sync=sync, progress=bar)
+        runs: dict[str, PipelineRun] = {}
+        for name, lib, sync in libraries:
+            # a small warm-up pass first, so first-call costs (kernel compilation, imports) stay out of the timings
+            with bar.step(f"{name}: warm-up"):
+                run_pipeline(lib, _head(source, WARMUP_ROWS), steps, library=name, sync=sync)
+            runs[name] = run_pipeline(lib, source, steps, library=name, sync=sync, progress=bar, files=files)
 
     mine = runs["riptide"]
     theirs = runs.get("pandas")
