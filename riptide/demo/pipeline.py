@@ -8,7 +8,7 @@ demo by registering more steps with :func:`step`, in this module or in one it
 imports.
 
 >>> [s.name for s in STEPS][:3]
-['load', 'nulls', 'duration']
+['load', 'read csv', 'read parquet']
 """
 
 from __future__ import annotations
