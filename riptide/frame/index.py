@@ -289,6 +289,19 @@ class Index:
         both_missing = left.isna() & right.isna()
         return bool((same.values_or(False) | both_missing).all())
 
+    @property
+    def str(self) -> Any:
+        """Vectorised string methods of string labels (results as an Index, a boolean array or a MultiIndex, as
+        pandas gives them); AttributeError for other labels, as pandas.
+
+        >>> import riptide as rt
+        >>> rt.Index(["x_1", "y_22"]).str.len().tolist()
+        [3, 4]
+        """
+        from riptide.frame.string_accessor import IndexStringMethods
+
+        return IndexStringMethods(self)
+
     def isin(self, values: Any) -> Any:
         from riptide.frame.series import Series
 

@@ -19,19 +19,32 @@ pandas' rules followed here (pandas 3, default ``str`` dtype):
   pandas uses: one code point to one ('ß'.upper() is 'ẞ', no final sigma); ``casefold`` follows Python's
   ``str.casefold``, as pandas does ('ß' -> 'ss').
 
-Regular expressions (``contains``, ``match``, ``fullmatch``, ``count``, ``replace`` with a literal ``repl``,
-``split(regex=True)``, ``case=False``, ``flags``, compiled patterns) run on the device through
-:mod:`riptide.core.regex` (a DFA walked by one thread per row), with Python ``re`` semantics. Patterns beyond that
-engine (lookaround, backreferences, group references in ``repl``, \\b on non-ASCII text...), ``extract`` /
-``extractall`` and patterns pandas would answer through RE2 differently (``a{,3}``, RE2-invalid ones) are computed by
-pandas on a host copy, with a ``RegexFallbackWarning`` once per pattern; an invalid pattern raises pandas' error.
+Regular expressions (``contains``, ``match``, ``fullmatch``, ``count``, ``replace``, ``split(regex=True)``,
+``case=False``, ``flags``, compiled patterns) run on the device through :mod:`riptide.core.regex` (a DFA walked by
+one thread per row), with Python ``re`` semantics; so do capture groups (``extract``, ``extractall``, group
+references and escapes in ``replace``'s ``repl``, groups in ``split``'s pieces), through a Pike VM run over each
+match's span (:mod:`riptide.core.regex.captures`). Patterns beyond those engines (lookaround, backreferences,
+\\b on non-ASCII text...) and patterns pandas would answer through RE2 differently (``a{,3}``, RE2-invalid ones)
+are computed by pandas on a host copy, with a ``RegexFallbackWarning`` once per pattern; an invalid pattern raises
+pandas' error. ``extractall`` with no match at all keeps the index's level dtypes (pandas' are empty object arrays).
 Known difference: ``count`` / ``replace`` of patterns that match the empty string follow Python's ``re`` (as pandas'
 object path does) where pandas' pyarrow kernel differs.
 
-Not yet (``NotImplementedError``): ``findall`` and ``split`` / ``partition`` with ``expand=False`` (pandas returns
-an object column of Python lists / tuples, which riptide cannot hold), empty literal ``split`` patterns, ``cat``
-with ``others`` on another index (alignment), per-row ``repeat`` counts, ``.str`` of a categorical Series, and the
-rest of pandas' string methods (``normalize``...).
+``slice_replace``, ``index`` / ``rindex``, ``removeprefix`` / ``removesuffix``, ``translate`` (a dict table, any
+code points) and ``get_dummies`` run on the device (:mod:`riptide.core.ops.string_extras`). ``normalize`` leaves
+ASCII rows as they are and normalizes only the other rows, with pyarrow on a host copy of those rows; ``wrap``
+(Python's ``textwrap``) and ``translate`` with a mapping that is not a dict run through pandas on a host copy; all
+three warn once with a :class:`~riptide.errors.HostFallbackWarning`.
+
+``.str`` of a categorical of strings (:class:`CategoricalStringMethods`) runs each method once per category and
+gathers the results by the codes, as pandas does (frames and ``cat`` use the decoded strings); string results have
+the ``str`` dtype where pandas gives ``object``. ``Index.str`` (:class:`IndexStringMethods`) returns an Index, a
+boolean array or a MultiIndex where pandas does.
+
+Not yet (``NotImplementedError``): ``findall``, ``encode`` and ``split`` / ``partition`` with ``expand=False``
+(pandas returns an object column of Python lists / tuples / bytes, which riptide cannot hold), empty literal
+``split`` patterns, ``cat`` with ``others`` on another index (alignment), per-row ``repeat`` counts, ``istitle``.
+``decode`` does not exist for pandas' ``str`` dtype (AttributeError, as there).
 """
 
 from __future__ import annotations
@@ -42,12 +55,14 @@ from typing import Any
 import numpy as np
 
 from riptide.core import dtypes
+from riptide.core.ops import string_extras as extras
 from riptide.core.ops import string_ops as ops
+from riptide.core.regex import captures as regex_captures
 from riptide.core.regex import ops as regex_ops
 from riptide.core.regex import pandas_rules
 from riptide.core.regex.parse import Unsupported
 
-__all__ = ["SeriesStringAccessorMethods", "StringMethods"]
+__all__ = ["CategoricalStringMethods", "IndexStringMethods", "SeriesStringAccessorMethods", "StringMethods"]
 
 _NA_DEFAULT = object()
 
@@ -57,6 +72,13 @@ def _kind_name(dtype: Any) -> str:
     kind = getattr(dtype, "kind", "O")
     return {"i": "integer", "u": "integer", "f": "floating", "b": "boolean", "M": "datetime64",
             "m": "timedelta64", "c": "complex"}.get(kind, str(dtype))  # fmt: skip
+
+
+def _empty_strings(xp: Any) -> Any:
+    """A string column of no rows: the categories of a categorical that has none."""
+    from riptide.core.column import StringColumn
+
+    return StringColumn(xp.zeros(1, dtype=np.int64), xp.zeros(0, dtype=np.uint8))
 
 
 class SeriesStringAccessorMethods:
@@ -75,7 +97,15 @@ class SeriesStringAccessorMethods:
         if dtypes.is_string(dtype):
             return StringMethods(self)
         if dtypes.is_categorical(dtype):
-            raise NotImplementedError("the .str accessor of a categorical Series (not supported yet)")
+            categories = getattr(self._column, "categories", None)
+            if categories is not None and dtypes.is_string(categories.dtype):
+                return CategoricalStringMethods(self)
+            if len(dtype.categories) == 0 and dtype.categories.dtype == object:
+                # no categories at all (every row missing): pandas allows .str
+                return CategoricalStringMethods(self._with_column(self._column.__class__(
+                    self._column.codes, _empty_strings(self._column.xp))))
+            raise AttributeError("Can only use .str accessor with string values, not "
+                                 f"{_kind_name(dtype.categories.dtype)}")
         raise AttributeError(f"Can only use .str accessor with string values, not {_kind_name(dtype)}")
 
 
@@ -422,9 +452,13 @@ class StringMethods:
     def replace(self, pat: str, repl: str | None = None, n: int = -1, case: bool | None = None, flags: int = 0,
                 regex: bool = False) -> Any:  # fmt: skip
         """Replace the first ``n`` (default all) non-overlapping occurrences of ``pat`` (a literal, or a regular
-        expression with ``regex=True``) with the literal ``repl``.
+        expression with ``regex=True``) with ``repl``: literal text, or with ``regex=True`` a template with group
+        references (``\\1``, ``\\g<name>``) and escapes, expanded as pandas does (Python's ``re.sub``, or RE2's
+        rewrite rules where pandas uses pyarrow's kernel).
 
         >>> import riptide as rt
+        >>> rt.Series(["ann@site.com"]).str.replace(r"(\\w+)@(\\w+)", r"\\2 at \\1", regex=True).to_pandas().tolist()
+        ['site at ann.com']
         >>> s = rt.Series(["a.b.c", None])
         >>> s.str.replace(".", "::", n=1).to_pandas().tolist(), s.str.replace(r"\\.\\w", "", regex=True).to_pandas().tolist()
         (['a::b.c', nan], ['a', nan])
@@ -451,17 +485,21 @@ class StringMethods:
             if case is not False:  # an empty literal: str.replace inserts repl around every character
                 limit = n
                 pattern, flags = "", 0
-            else:
+            else:  # pandas' case-insensitive path is re.sub: repl is a template there too
                 pattern, flags = re.escape(pat), re.IGNORECASE
-                limit = n if n > 0 else -1  # pandas' case-insensitive path is re.sub, whose count=0 means all
+                limit = n if n > 0 else -1  # re.sub's count=0 means all
+                if "\\" in repl:
+                    return self._regex("replace", pat, pattern, flags, host,
+                                       lambda: self._replace_template(pattern, repl, limit, flags, False),
+                                       re2_route=False)  # fmt: skip
             return self._regex("replace", pat, pattern, flags, host,
                                lambda: self._wrap(regex_ops.replace(self._column, pattern, repl, limit, flags)),
                                re2_route=False)  # fmt: skip
         pattern, flags = pandas_rules.normalize(pat, case, flags)
-        python_route = isinstance(pat, re.Pattern) or bool(flags) or not pandas_rules.pandas_uses_re2(pattern, flags)
-        if "\\" in repl:
-            return self._host("replace", pat, "escapes or group references in repl", host)
-        if n == 0 and not python_route:  # pandas also leaves RE2 for some patterns on some text
+        python_route = (isinstance(pat, re.Pattern) or bool(flags) or r"\g<" in repl or pattern == ""
+                        or not pandas_rules.pandas_uses_re2(pattern, flags))  # fmt: skip
+        template = "\\" in repl
+        if (n == 0 or template) and not python_route:  # pandas also leaves RE2 for some patterns on some text
             unicode_sensitive, newline_sensitive = pandas_rules.data_sensitive(pattern)
             column = self._column
             # one scalar read each: which engine pandas would pick for this data
@@ -469,9 +507,22 @@ class StringMethods:
                 newline_sensitive and bool((column.chars == 10).any()))
         # n=0 replaces nothing through pandas' RE2 kernel, everything through Python's re.sub (count=0)
         limit = -1 if n < 0 or (n == 0 and python_route) else n
+        if template:
+            return self._regex("replace", pat, pattern, flags, host,
+                               lambda: self._replace_template(pattern, repl, limit, flags, not python_route),
+                               re2_route=not python_route)  # fmt: skip
         return self._regex("replace", pat, pattern, flags, host,
                            lambda: self._wrap(regex_ops.replace(self._column, pattern, repl, limit, flags)),
                            re2_route=not python_route)  # fmt: skip
+
+    def _replace_template(self, pattern: str, repl: str, limit: int, flags: int, re2: bool) -> Any:
+        """``replace`` with a ``repl`` holding backslashes: group references and escapes expanded on the device
+        (``re2``: the rewrite rules of pandas' pyarrow route; else Python's ``re.sub`` template)."""
+        try:
+            template = regex_captures.parse_template(repl, pattern, flags, re2)
+        except (re.error, IndexError) as exc:  # pandas raises it only when a row is there to substitute in
+            raise Unsupported(f"a repl Python's re rejects ({exc})") from exc
+        return self._wrap(regex_captures.replace(self._column, pattern, template, limit, flags))
 
     def _split(self, pat: Any, n: Any, expand: bool, regex: Any, from_right: bool, method: str) -> Any:
         if pat is not None and not from_right and (
@@ -520,29 +571,93 @@ class StringMethods:
         pattern, flags = pandas_rules.normalize(pat, True, 0)
 
         def device() -> Any:
-            if re.compile(pattern, flags).groups:
-                raise Unsupported("capturing groups (re.split returns their text too)")
             column = self._column
-            begin, end, per_row = regex_ops.split_pieces(column, pattern, limit, flags)
+            if re.compile(pattern, flags).groups:  # re.split puts each group's text between the pieces
+                begin, end, valid, per_row = regex_captures.split_pieces(column, pattern, limit, flags)
+            else:
+                begin, end, per_row = regex_ops.split_pieces(column, pattern, limit, flags)
+                valid = None
             counts = per_row if column.mask is None else column.xp.where(column.mask, per_row, 1)
             n_columns = int(counts.max()) if column.size else 0  # one scalar read: the number of output columns
-            return self._frame(ops.piece_columns(column, begin, end, per_row, n_columns))
+            if valid is None:
+                return self._frame(ops.piece_columns(column, begin, end, per_row, n_columns))
+            return self._frame(regex_captures.piece_columns(column, begin, end, valid, per_row, n_columns))
 
         return self._regex("split", pat, pattern, flags, host, device, re2_route=False)
 
-    # --- capture groups (on the host so far) ---------------------------------------------------------------------
+    # --- capture groups ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _compile_groups(pat: Any, flags: int) -> tuple[re.Pattern, str, int]:
+        """pandas' checks of an extract pattern (``re.compile``'s own errors, at least one group); the pattern's
+        text and flags for the device engine."""
+        regex = re.compile(pat, flags=flags)
+        if regex.groups == 0:
+            raise ValueError("pattern contains no capture groups")
+        return regex, regex.pattern, regex.flags & ~re.UNICODE
+
+    @staticmethod
+    def _group_labels(regex: re.Pattern) -> list:
+        """pandas' column labels: the group names, the group's position (from 0) for an unnamed one."""
+        names = {index: name for name, index in regex.groupindex.items()}
+        return [names.get(1 + i, i) for i in range(regex.groups)]
+
     def extract(self, pat: str, flags: int = 0, expand: bool = True) -> Any:
         """The first match's capture groups of each string: a DataFrame (columns named by the groups' names or
-        0..k-1, dtype str), or a Series for one group with ``expand=False``. Computed on the host so far
-        (a :class:`~riptide.core.regex.pandas_rules.RegexFallbackWarning` says so).
+        0..k-1, dtype str, missing where the row does not match or the group takes no part), or a Series for one
+        group with ``expand=False``. Groups are found on the device (a Pike VM over each match's span).
+
+        >>> import riptide as rt
+        >>> s = rt.Series(["joe@site.com", "nobody", None])
+        >>> s.str.extract(r"(?P<user>[a-z]+)@([a-z]+)\\.com").to_pandas().values.tolist()
+        [['joe', 'site'], [nan, nan], [nan, nan]]
         """
         host = lambda acc: acc.extract(pat, flags=flags, expand=expand)  # noqa: E731
-        return self._host("extract", pat, "capture groups are not on the device yet", host)
+        if not isinstance(expand, bool):
+            raise ValueError("expand must be True or False")
+        regex, pattern, all_flags = self._compile_groups(pat, flags)
+        labels = self._group_labels(regex)
+
+        def device() -> Any:
+            from riptide.frame.dataframe import DataFrame
+            from riptide.frame.index import RangeIndex
+            from riptide.frame.series import Series
+
+            columns = regex_captures.extract_columns(self._column, pattern, all_flags)
+            if regex.groups == 1 and not expand:
+                name = labels[0] if regex.groupindex else self._series.name  # pandas keeps the Series' name then
+                return Series._from_column(columns[0], self._series.index, name)
+            index = self._series.index if self._column.size else RangeIndex(0)  # pandas: a fresh empty frame
+            return DataFrame._from_columns(dict(zip(labels, columns)), index)
+
+        return self._regex("extract", pat, pattern, all_flags, host, device, re2_route=False)
 
     def extractall(self, pat: str, flags: int = 0) -> Any:
-        """Every match's capture groups: a DataFrame indexed by (row label, match number). On the host so far."""
+        """Every match's capture groups: a DataFrame with one row per match, indexed by the row's labels and the
+        match number (level ``match``); a group's text is missing where it took no part or is empty (pandas goes
+        through ``re.findall``).
+
+        >>> import riptide as rt
+        >>> rt.Series(["a1a2", "b", "c3"], index=list("xyz")).str.extractall(r"[a-z](\\d)").to_pandas()[0].tolist()
+        ['1', '2', '3']
+        """
         host = lambda acc: acc.extractall(pat, flags=flags)  # noqa: E731
-        return self._host("extractall", pat, "capture groups are not on the device yet", host)
+        regex, pattern, all_flags = self._compile_groups(pat, flags)
+        labels = self._group_labels(regex)
+
+        def device() -> Any:
+            from riptide.core.column import NumericColumn
+            from riptide.frame.dataframe import DataFrame
+            from riptide.frame.multi_index import MultiIndex
+
+            rows, number, columns = regex_captures.extractall_columns(self._column, pattern, all_flags)
+            index = self._series.index
+            # (with no match at all pandas' levels are empty object arrays, which riptide cannot hold: the levels
+            # keep the index's dtypes and int64 for 'match' then)
+            levels = [level.take(rows) for level in index._key_columns()] + [NumericColumn(number)]
+            result_index = MultiIndex._from_columns(levels, list(index.names) + ["match"])
+            return DataFrame._from_columns(dict(zip(labels, columns)), result_index)
+
+        return self._regex("extractall", pat, pattern, all_flags, host, device, re2_route=False)
 
     def findall(self, pat: str, flags: int = 0) -> Any:
         """Not supported: pandas returns an object column of Python lists, which riptide cannot hold."""
@@ -654,3 +769,320 @@ class StringMethods:
                 raise NotImplementedError("str.cat with others on a different index (alignment not supported yet)")
             columns.append(other._column.to_device(self._column.xp))
         return columns
+
+    # --- more methods: slice_replace, index, translate, affixes, get_dummies, normalize, wrap ----------------------
+    def slice_replace(self, start: int | None = None, stop: int | None = None, repl: str | None = None) -> Any:
+        """Replace each string's ``[start:stop]`` (by characters) with ``repl``; an empty slice inserts it at
+        ``start``.
+
+        >>> import riptide as rt
+        >>> rt.Series(["abcdef", "é"]).str.slice_replace(1, 3, "XY").to_pandas().tolist()
+        ['aXYdef', 'éXY']
+        """
+        return self._wrap(extras.slice_replace(self._column, start, stop, repl))
+
+    def _index(self, sub: Any, start: Any, end: Any, last: bool) -> Any:
+        column = self._column
+        result = (ops.rfind if last else ops.find)(column, sub, start, end)
+        absent = result.data == -1  # (a missing row holds NaN, never -1)
+        if bool(absent.any()):  # one scalar read: pandas raises when a string lacks ``sub``
+            raise ValueError("substring not found")
+        return self._wrap(result)
+
+    def index(self, sub: str, start: int = 0, end: int | None = None) -> Any:
+        """Like :meth:`find`, but raise ``ValueError`` when a string does not contain ``sub``.
+
+        >>> import riptide as rt
+        >>> rt.Series(["banana", None]).str.index("an").to_pandas().tolist()
+        [1.0, nan]
+        """
+        return self._index(sub, start, end, last=False)
+
+    def rindex(self, sub: str, start: int = 0, end: int | None = None) -> Any:
+        """Like :meth:`rfind`, but raise ``ValueError`` when a string does not contain ``sub``."""
+        return self._index(sub, start, end, last=True)
+
+    def removeprefix(self, prefix: str) -> Any:
+        """Each string without ``prefix`` where it starts with it.
+
+        >>> import riptide as rt
+        >>> rt.Series(["str_a", "b"]).str.removeprefix("str_").to_pandas().tolist()
+        ['a', 'b']
+        """
+        return self._wrap(extras.remove_affix(self._column, prefix, at_end=False))
+
+    def removesuffix(self, suffix: str) -> Any:
+        """Each string without ``suffix`` where it ends with it."""
+        return self._wrap(extras.remove_affix(self._column, suffix, at_end=True))
+
+    def translate(self, table: Any) -> Any:
+        """Map every character through ``table`` (a dict of code point -> str, code point or None, e.g. from
+        ``str.maketrans``), as Python's ``str.translate``; other mapping objects run on the host.
+
+        >>> import riptide as rt
+        >>> rt.Series(["abc", "é"]).str.translate(str.maketrans("ab", "xy", "c")).to_pandas().tolist()
+        ['xy', 'é']
+        """
+        if isinstance(table, dict):
+            return self._wrap(extras.translate(self._column, extras.translation_table(table)))
+        if not hasattr(table, "__getitem__"):
+            raise TypeError(f"'{type(table).__name__}' object is not subscriptable")
+        return self._host_method("translate", "a translation table that is not a dict",
+                                 lambda acc: acc.translate(table))  # fmt: skip
+
+    def get_dummies(self, sep: str = "|", dtype: Any = None) -> Any:
+        """A DataFrame of indicator columns, one per distinct token of the strings split at ``sep`` (sorted; int64
+        0/1 unless ``dtype`` says otherwise); a missing string has no token.
+
+        >>> import riptide as rt
+        >>> rt.Series(["a|b", None, "b"]).str.get_dummies().to_pandas().to_dict("list")
+        {'a': [1, 0, 0], 'b': [1, 0, 1]}
+        """
+        import pandas as pd
+
+        from riptide.frame.dataframe import DataFrame
+
+        if dtype is not None:
+            target = pd.api.types.pandas_dtype(dtype)
+            if not (pd.api.types.is_numeric_dtype(target) or pd.api.types.is_bool_dtype(target)):
+                raise ValueError("Only numeric or boolean dtypes are supported for 'dtype'")
+        if not isinstance(sep, str):
+            raise TypeError(f"sep must be a string, not {type(sep).__name__}")
+        if not sep:
+            raise ValueError("Empty separator")
+        columns, names = extras.get_dummies(self._column, sep)
+        frame = DataFrame._from_columns(dict(zip(names, columns)), self._series.index)
+        if not names:
+            frame.columns = pd.Index([], dtype=object)  # pandas' column labels of no tokens
+        elif dtype is not None:
+            frame = frame.astype(dtype)
+        return frame
+
+    def normalize(self, form: str) -> Any:
+        """The Unicode normal form ``form`` ("NFC", "NFD", "NFKC", "NFKD") of each string. ASCII strings are
+        their own normal form; the others are normalized by pyarrow on a host copy of just those rows (a
+        :class:`~riptide.errors.HostFallbackWarning` says so).
+
+        >>> import riptide as rt
+        >>> rt.Series(["abc", None]).str.normalize("NFKC").to_pandas().tolist()
+        ['abc', nan]
+        """
+        return self._wrap(extras.normalize(self._column, form))
+
+    def wrap(self, width: int, expand_tabs: bool = True, replace_whitespace: bool = True,
+             drop_whitespace: bool = True, break_long_words: bool = True, break_on_hyphens: bool = True) -> Any:  # fmt: skip
+        """Each string wrapped into lines of at most ``width`` characters joined by "\\n" (Python's ``textwrap``,
+        as pandas). Computed by pandas on a host copy (a :class:`~riptide.errors.HostFallbackWarning` says so).
+        """
+        options = dict(expand_tabs=expand_tabs, replace_whitespace=replace_whitespace, drop_whitespace=drop_whitespace,
+                       break_long_words=break_long_words, break_on_hyphens=break_on_hyphens)  # fmt: skip
+        return self._host_method("wrap", "textwrap's line breaking is not on the device yet",
+                                 lambda acc: acc.wrap(width, **options))  # fmt: skip
+
+    def encode(self, encoding: str, errors: str = "strict") -> Any:
+        """Not supported: pandas returns an object column of Python bytes, which riptide cannot hold."""
+        raise NotImplementedError(
+            "str.encode: pandas returns an object column of Python bytes, which riptide cannot hold"
+        )
+
+    def _host_method(self, method: str, reason: str, host: Any) -> Any:
+        """pandas' answer on a host copy of the Series, with a one-time :class:`~riptide.errors.HostFallbackWarning`."""
+        from riptide.errors import warn_host_fallback
+
+        result = host(self._series.to_pandas().str)
+        warn_host_fallback(f"Series.str.{method}", reason)
+        return _from_pandas(result)
+
+
+# --- .str of a categorical ---------------------------------------------------------------------------------------------
+#: Case mappings pandas computes for a categorical with Python's ``str`` methods (full mappings: 'ß'.upper() is
+#: 'SS', final sigma), unlike its ``str`` dtype (pyarrow's one-to-one mappings, which riptide's kernels follow).
+_PYTHON_CASE_MAPPINGS = frozenset({"upper", "lower", "title", "capitalize", "swapcase"})
+#: Methods whose result is not one value per row (frames, one string): they run on the decoded strings.
+_ROW_WISE = frozenset({"split", "rsplit", "partition", "rpartition", "extract", "extractall", "cat", "findall",
+                       "encode", "wrap"})  # fmt: skip
+
+
+class CategoricalStringMethods:
+    """``Series.str`` of a categorical Series of strings: each method runs once per category (on the device) and
+    its results are gathered by the codes, as pandas does; a missing row gives a missing value (False, or ``na``,
+    for predicates; a count becomes float64 with NaN).
+
+    Results that are strings have the ``str`` dtype (pandas gives ``object`` there, which riptide cannot hold).
+    For non-ASCII categories ``upper`` / ``lower`` / ``title`` / ``capitalize`` / ``swapcase`` follow Python's
+    full case mappings, as pandas' categorical path does, computed on the host copy of the categories.
+
+    >>> import riptide as rt, pandas as pd
+    >>> s = rt.Series(pd.Categorical(["ab", None, "b", "ab"]))
+    >>> s.str.len().to_pandas().tolist(), s.str.upper().to_pandas().tolist()
+    ([2.0, nan, 1.0, 2.0], ['AB', nan, 'B', 'AB'])
+    """
+
+    __slots__ = ("_series",)
+
+    def __init__(self, series: Any):
+        self._series = series
+
+    def _decoded(self) -> Any:
+        """The Series as plain strings (the categories gathered by the codes)."""
+        column = self._series._column
+        return self._series._with_column(column.categories.take_or_missing(column.codes.astype(np.int64)))
+
+    def _categories_series(self) -> Any:
+        from riptide.frame.index import default_index
+        from riptide.frame.series import Series
+
+        categories = self._series._column.categories
+        return Series._from_column(categories, default_index(categories.size), self._series.name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or not callable(getattr(StringMethods, name, None)):
+            raise AttributeError(f"'StringMethods' object has no attribute '{name}'")
+        if name in _ROW_WISE:
+            return getattr(StringMethods(self._decoded()), name)
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return self._per_category(name, args, kwargs)
+
+        method.__name__ = name
+        method.__doc__ = getattr(StringMethods, name).__doc__
+        return method
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._per_category("__getitem__", (key,), {})
+
+    def __dir__(self) -> list[str]:
+        return sorted(name for name in dir(StringMethods) if not name.startswith("_"))
+
+    def get_dummies(self, sep: str = "|", dtype: Any = None) -> Any:
+        """As :meth:`StringMethods.get_dummies`, with pandas' categorical rules: a missing row counts as the
+        token "NaN", and the empty token gets no column."""
+        decoded = self._decoded()
+        filled = decoded._with_column(ops.concat_rows([decoded._column], "", "NaN"))
+        frame = StringMethods(filled).get_dummies(sep, dtype)
+        if "" in frame.columns:
+            frame = frame.drop(columns=[""])
+        return frame
+
+    def _per_category(self, name: str, args: tuple, kwargs: dict) -> Any:
+        import inspect
+
+        column = self._series._column
+        categories = column.categories
+        if name in _PYTHON_CASE_MAPPINGS and not ops._is_ascii(categories):
+            result = self._python_case(name)
+        elif name == "count" and (args[:1] or (kwargs.get("pat"),))[0] == "":
+            # the empty pattern: Python's re (pandas' categorical path) finds it at every character boundary
+            result = StringMethods(self._categories_series()).len() + 1
+        else:
+            result = getattr(StringMethods(self._categories_series()), name)(*args, **kwargs)
+        na = None
+        if name != "__getitem__":
+            bound = inspect.signature(getattr(StringMethods, name)).bind(None, *args, **kwargs)
+            na = bound.arguments.get("na")
+        return self._series._with_column(_gather_by_codes(result._column, column.codes, na))
+
+    def _python_case(self, name: str) -> Any:
+        import pandas as pd
+
+        from riptide.errors import warn_host_fallback
+        from riptide.frame.series import Series
+
+        host = pd.Series(np.asarray(self._series._column.dtype.categories, dtype=object), dtype=object)
+        mapped = getattr(host.str, name)().astype(dtypes.STRING)
+        warn_host_fallback(f"Series.str.{name} of a categorical", "pandas maps the case of non-ASCII categories "
+                           "with Python's full mappings; riptide does that on the host copy of the categories")
+        result = Series(mapped)
+        return result._with_column(result._column.to_device(self._series._column.xp))
+
+
+def _gather_by_codes(result: Any, codes: Any, na: Any) -> Any:
+    """A per-category result column spread to the rows by ``codes`` (-1: a missing row), with pandas' fill: a
+    missing string, ``na`` (default False) for a predicate, NaN for a number (int64 becomes float64 then)."""
+    from riptide import _device
+    from riptide.core.column import NumericColumn
+
+    xp = _device.namespace_of(codes)
+    codes = codes.astype(np.int64)
+    if not isinstance(result, NumericColumn):
+        return result.take_or_missing(codes)
+    missing = codes < 0
+    k = result.size
+    data = result.data[xp.clip(codes, 0, k - 1)] if k else xp.zeros(codes.shape[0], dtype=result.data.dtype)
+    if data.dtype == np.bool_:
+        fill = bool(na) if isinstance(na, (bool, np.bool_)) else False
+        return NumericColumn(xp.where(missing, fill, data))
+    if data.dtype.kind in "iu" and bool(missing.any()):  # one scalar read: int64, or float64 with NaN
+        return NumericColumn(xp.where(missing, np.nan, data.astype(np.float64)))
+    if data.dtype.kind == "f":
+        return NumericColumn(xp.where(missing, np.nan, data))
+    return NumericColumn(data)
+
+
+# --- .str of an Index ----------------------------------------------------------------------------------------------------
+#: Methods whose DataFrame result pandas turns into a MultiIndex for an Index.
+_MULTIINDEX_RESULTS = frozenset({"split", "rsplit", "partition", "rpartition", "get_dummies"})
+
+
+class IndexStringMethods:
+    """``Index.str``: the Series methods on the labels, with pandas' result types for an Index: an Index (same
+    name) for strings and numbers, a boolean array (on the device) for predicates, a MultiIndex for the pieces of
+    ``split`` / ``partition`` / ``get_dummies`` (named by the tokens), a DataFrame for ``extract`` / ``extractall``.
+
+    >>> import riptide as rt
+    >>> idx = rt.Index(["a_1", "b_2"], name="k")
+    >>> idx.str.upper().to_pandas(), idx.str.startswith("a").tolist()
+    (Index(['A_1', 'B_2'], dtype='str', name='k'), [True, False])
+    """
+
+    __slots__ = ("_index", "_inner")
+
+    def __init__(self, index: Any):
+        from riptide.frame.index import default_index
+        from riptide.frame.series import Series
+
+        if index.nlevels > 1:
+            raise AttributeError("Can only use .str accessor with Index, not MultiIndex")
+        self._index = index
+        # the Series accessor on the labels (raises pandas' AttributeError for labels that are not strings)
+        self._inner = Series._from_column(index._as_column(), default_index(len(index)), index.name).str
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(f"'StringMethods' object has no attribute '{name}'")
+        attribute = getattr(self._inner, name)
+        if not callable(attribute):
+            return attribute
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return self._as_index_result(name, attribute(*args, **kwargs))
+
+        method.__name__ = name
+        method.__doc__ = getattr(attribute, "__doc__", None)
+        return method
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._as_index_result("__getitem__", self._inner[key])
+
+    def __dir__(self) -> list[str]:
+        return sorted(name for name in dir(StringMethods) if not name.startswith("_"))
+
+    def _as_index_result(self, name: str, result: Any) -> Any:
+        from riptide.frame.dataframe import DataFrame
+        from riptide.frame.index import Index
+        from riptide.frame.multi_index import MultiIndex
+        from riptide.frame.series import Series
+
+        if isinstance(result, Series):
+            if result.dtype == np.bool_:
+                return result.values
+            return Index._from_column(result._column, self._index.name)
+        if isinstance(result, DataFrame) and name in _MULTIINDEX_RESULTS:
+            columns = list(result._data.values())
+            names = list(result._data) if name == "get_dummies" else [None] * len(columns)
+            if not columns:  # pandas builds the MultiIndex from no tuples
+                raise TypeError("Cannot infer number of levels from empty list")
+            if len(columns) == 1:  # pandas gives a plain Index for one level
+                return Index._from_column(columns[0], names[0])
+            return MultiIndex._from_columns(columns, names)
+        return result

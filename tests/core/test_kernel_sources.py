@@ -12,11 +12,13 @@ import tempfile
 
 import pytest
 
-from riptide.core.regex import match
+from riptide.core.regex import captures, match
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc (CUDA toolkit) to compile")
 
-SOURCES = {"regex_first": match._FIRST, "regex_scan": match._SCAN, "regex_starts": match._STARTS}
+SOURCES = {"regex_first": match._FIRST, "regex_scan": match._SCAN, "regex_starts": match._STARTS,
+           "regex_captures": captures._CAPTURES}  # fmt: skip
+DEFINES = {"regex_captures": ["-DKMAX=8", "-DNREG=4"]}  # compiled per table size
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
@@ -27,6 +29,6 @@ def test_kernel_compiles(name):
         path = os.path.join(d, f"{name}.cu")
         with open(path, "w") as f:
             f.write(source)
-        done = subprocess.run(["nvcc", "-ptx", "-arch=sm_90", "-o", os.path.join(d, "k.ptx"), path],
+        done = subprocess.run(["nvcc", "-ptx", "-arch=sm_90", *DEFINES.get(name, []), "-o", os.path.join(d, "k.ptx"), path],
                               capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]

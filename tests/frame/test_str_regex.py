@@ -90,7 +90,11 @@ def test_predicates_and_count_against_pandas(s, pat, case):
 @SETTINGS
 @given(str_series(), patterns(), st.integers(-2, 3))
 def test_replace_and_split_against_pandas(s, pat, n):
-    same(s, lambda acc: acc.replace(pat, "<>", n=n, regex=True))
+    if n > 1:  # pandas' pyarrow route re-searches after each of n replacements, losing ^ ("11": '^.' twice)
+        same(s, lambda acc: acc.replace(pat, "<>", n=n, regex=True),
+             _python(s, lambda v: re.sub(pat, "<>", v, count=n), "str"))  # fmt: skip
+    else:
+        same(s, lambda acc: acc.replace(pat, "<>", n=n, regex=True))
     same(s, lambda acc: acc.replace(pat, "", regex=True, case=False))
     same(s, lambda acc: acc.split(pat, n=n, expand=True, regex=True))
 
