@@ -1,7 +1,13 @@
-"""CSV: ``read_csv`` through pyarrow's multithreaded parser, ``to_csv`` through pandas' formatter on the host.
+"""CSV: ``read_csv`` parsed on the device (GPU) or through pyarrow's multithreaded parser, ``to_csv`` through
+pandas' formatter on the host.
 
 Reading
 -------
+On the GPU the file's bytes go to the device and :mod:`riptide.io.csv_device` finds rows and fields and parses the
+columns there, for the options it covers (``engine="riptide"`` asks for it on the CPU too, where it is slower than
+pyarrow); anything else, and any file it declines (odd quoting, other encodings, ...), takes the pyarrow path
+below, which gives the same result.
+
 pandas' options are mapped onto pyarrow's ``ReadOptions`` / ``ParseOptions`` / ``ConvertOptions`` and the result is
 brought to the dtypes pandas' C parser gives (:func:`riptide.io._arrow.column_like_pandas`):
 
@@ -42,6 +48,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from riptide import _device
 from riptide.errors import warn_host_fallback
 from riptide.io import _files
 from riptide.io._arrow import column_like_pandas
@@ -153,9 +160,20 @@ def read_csv(filepath_or_buffer: Any, *, sep: Any = _NO_DEFAULT, delimiter: Any 
                    thousands=thousands, decimal=decimal, quotechar=quotechar, quoting=quoting,
                    doublequote=doublequote, escapechar=escapechar, comment=comment, encoding=encoding,
                    compression=compression, **kwargs)  # fmt: skip
+    if engine == "riptide":
+        options["engine"] = None  # riptide's own engine name means nothing to the pyarrow and pandas paths
     source = _source_bytes(filepath_or_buffer, compression, encoding)
     if byte_range is not None:
         source, options = _apply_byte_range(source, byte_range, options)
+    if engine == "riptide" or (engine is None and _device.is_gpu()):
+        # The device parser first (on NumPy only when asked: pyarrow's multithreaded C++ parser is faster on the
+        # CPU); pyarrow (then pandas) for the options and files it does not cover, with the same result.
+        from riptide.io.csv_device import read_csv_device
+
+        try:
+            return read_csv_device(source, options)
+        except _Fallback:
+            pass
     try:
         return _read_with_arrow(source, options)
     except _Fallback as why:

@@ -88,23 +88,31 @@ def _offsets_of(lengths: Any, xp: types.ModuleType) -> Any:
 class _CodePoints:
     """Where the code points of a column are: their byte starts and each row's code-point range."""
 
-    __slots__ = ("starts", "bounds", "offsets", "lengths")
+    __slots__ = ("ascii", "starts", "bounds", "offsets", "lengths")
 
     def __init__(self, column: StringColumn):
         xp = column.xp
         chars = column.chars
-        # Every byte that is not a continuation byte (0b10xxxxxx) starts a code point.
-        self.starts = xp.flatnonzero((chars & 0xC0) != 0x80).astype(np.int64)
-        # bounds[j]:bounds[j+1] are the bytes of code point j (a final sentinel closes the last one).
-        self.bounds = xp.concatenate([self.starts, column.offsets[-1:]])
-        # Row offsets always fall on code-point starts, so their rank among the starts is the code-point offset.
-        self.offsets = xp.searchsorted(self.starts, column.offsets, side="left").astype(np.int64)
+        self.ascii = _is_ascii(column)
+        if self.ascii:  # one byte, one code point: the byte positions are the code-point positions
+            self.starts = xp.arange(chars.shape[0], dtype=np.int64)
+            self.bounds = xp.arange(chars.shape[0] + 1, dtype=np.int64)
+            self.offsets = column.offsets.astype(np.int64, copy=False)
+        else:
+            # Every byte that is not a continuation byte (0b10xxxxxx) starts a code point.
+            self.starts = xp.flatnonzero((chars & 0xC0) != 0x80).astype(np.int64)
+            # bounds[j]:bounds[j+1] are the bytes of code point j (a final sentinel closes the last one).
+            self.bounds = xp.concatenate([self.starts, column.offsets[-1:]])
+            # Row offsets always fall on code-point starts, so their rank among the starts is the code-point offset.
+            self.offsets = xp.searchsorted(self.starts, column.offsets, side="left").astype(np.int64)
         self.lengths = self.offsets[1:] - self.offsets[:-1]
 
     def values(self, column: StringColumn) -> Any:
         """The Unicode scalar value of every code point (decoded from its 1 to 4 UTF-8 bytes)."""
         xp = column.xp
         chars = column.chars
+        if self.ascii:
+            return chars.astype(np.int64)
         if self.starts.shape[0] == 0:
             return xp.zeros(0, dtype=np.int64)
         lead = chars[self.starts].astype(np.int64)
@@ -183,7 +191,11 @@ def length(column: StringColumn) -> NumericColumn:
     >>> length(StringColumn.from_arrow(pa.array(["aé", "", "中文😀"]), np)).data.tolist()
     [2, 0, 3]
     """
-    return _int_result(_CodePoints(column).lengths, column)
+    offsets = column.offsets
+    lengths = offsets[1:] - offsets[:-1]
+    if not _is_ascii(column):  # a code point is one byte that is not a continuation byte (0b10xxxxxx)
+        lengths = lengths - _segment_sum((column.chars & 0xC0) == 0x80, offsets, column.xp)
+    return _int_result(lengths.astype(np.int64, copy=False), column)
 
 
 def _affix(column: StringColumn, pat: Any, na: Any, at_end: bool) -> NumericColumn:
@@ -438,6 +450,21 @@ def get(column: StringColumn, i: Any) -> StringColumn:
     return _substrings(column, first, stop, mask)
 
 
+def _in_small_set(values: Any, members: Any, xp: types.ModuleType) -> Any:
+    """``isin`` for a small set of non-negative code points: one lookup in a table as long as the largest member
+    (sort-free, unlike ``xp.isin``).
+
+    >>> _in_small_set(np.array([32, 97, 12288, 70000]), np.array([32, 12288]), np).tolist()
+    [True, False, True, False]
+    """
+    if members.shape[0] == 0:
+        return xp.zeros(values.shape, dtype=bool)
+    top = int(members.max())  # one scalar read of a handful of members (host-built)
+    table = xp.zeros(top + 1, dtype=bool)
+    table[members] = True
+    return (values <= top) & table[xp.minimum(values, top)]
+
+
 def _strip(column: StringColumn, to_strip: Any, left: bool, right: bool) -> StringColumn:
     xp = column.xp
     if to_strip is None:
@@ -447,7 +474,7 @@ def _strip(column: StringColumn, to_strip: Any, left: bool, right: bool) -> Stri
     else:
         raise TypeError(f"expected bytes, {type(to_strip).__name__} found")
     cps = _CodePoints(column)
-    keep = ~xp.isin(cps.values(column), strip_set)  # code points that stop the stripping
+    keep = ~_in_small_set(cps.values(column), strip_set, xp)  # code points that stop the stripping
     prefix = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
     if keep.shape[0]:
         xp.cumsum(keep, out=prefix[1:])
