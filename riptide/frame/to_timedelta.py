@@ -1,10 +1,15 @@
-"""``rt.to_timedelta``: numbers (with ``unit=``) to ``timedelta64`` on the device; strings through pandas.
+"""``rt.to_timedelta``: numbers (with ``unit=``) and duration strings to ``timedelta64`` on the device.
 
 * Integers: ``n`` units become ``n * ticks-per-unit`` int64 ticks by integer arithmetic on the device, in pandas
   3's unit: ``us`` for ``s``/``ms``/``us`` and coarser units, ``ns`` for ``unit="ns"`` (the default).
 * Floats: nanosecond ticks, ``value * ns-per-unit`` rounded to the nearest integer as pandas does; NaN -> NaT.
-* Strings (``"1 days 02:03:04.5"``, ``"1h30min"``, ``"00:01:00"``) and anything else run through pandas on the
-  host, with a one-time warning naming the reason (a device parser for them is future work).
+* Strings: the clock spelling (``"1 days 02:03:04.5"``, ``"-00:01:02"``) and unit-suffixed pieces (``"3h"``,
+  ``"1h30min"``, ``"-5min"``, ``"1.5 days"``) are parsed on the device (:mod:`riptide.core.ops.parse_timedelta`)
+  into pandas 3's ``us`` unit. Rows the device parser leaves (ISO 8601 ``"P1DT2H"``, nanosecond values,
+  deprecated or rare spellings, bad values) are few by design: only they are copied to the host and converted by
+  pandas, which also raises its own error for a bad value under ``errors="raise"``. A column where pandas' answer
+  for those rows is in ``ns`` is converted by pandas as a whole.
+* Anything else runs through pandas on the host, with a one-time warning naming the reason.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from riptide.core import dtypes
-from riptide.core.column import NumericColumn
+from riptide.core.column import NumericColumn, StringColumn
+from riptide.core.ops.parse_timedelta import parse_timedeltas
 
 __all__ = ["to_timedelta"]
 
@@ -38,6 +44,8 @@ def to_timedelta(arg: Any, unit: str | None = None, errors: str = "raise") -> An
     >>> td = rt.to_timedelta(rt.Series([1, 90]), unit="s")
     >>> str(td.dtype), td.tolist()
     ('timedelta64[us]', [Timedelta('0 days 00:00:01'), Timedelta('0 days 00:01:30')])
+    >>> rt.to_timedelta(rt.Series(["1 days 02:00:00", "1h30min", None])).tolist()
+    [Timedelta('1 days 02:00:00'), Timedelta('0 days 01:30:00'), NaT]
     """
     from riptide.core.column.build import is_scalar
     from riptide.frame.index import Index
@@ -57,7 +65,12 @@ def to_timedelta(arg: Any, unit: str | None = None, errors: str = "raise") -> An
         except (TypeError, ValueError):
             return _host(arg, unit, errors, f"input of {type(arg).__name__} riptide cannot hold")
     column = arg._column
-    result = _numbers(column, unit) if isinstance(column, NumericColumn) else None
+    if isinstance(column, StringColumn) and unit is None:
+        result = _strings(column, arg.to_pandas, errors)
+        if not isinstance(result, NumericColumn):
+            return result
+    else:
+        result = _numbers(column, unit) if isinstance(column, NumericColumn) else None
     if result is None:
         return _host(arg.to_pandas(), unit, errors, f"to_timedelta of {column.dtype} values")
     if wrap_index:
@@ -99,11 +112,42 @@ def _numbers(column: NumericColumn, unit: str | None) -> NumericColumn | None:
     return NumericColumn(xp.where(missing, dtypes.NAT, ticks), np.dtype("m8[ns]"))
 
 
-def _host(host: Any, unit: Any, errors: str, reason: str) -> Any:
-    """pandas' answer, as a riptide Series/Index, with a one-time warning naming the reason."""
+def _strings(column: StringColumn, host: Any, errors: str) -> Any:
+    """Duration strings parsed on the device; the rows it leaves go to pandas (see the module docstring)."""
+    from riptide.frame.series import Series
+
+    xp = column.xp
+    n = column.size
+    valid = column.notna()
+    parsed = parse_timedeltas(column.offsets, column.chars, valid, xp)
+    leftover = xp.nonzero(valid & ~parsed.ok & ~parsed.null)[0]
+    n_left = int(leftover.shape[0])  # one scalar read: rows for pandas (usually none)
+    ticks = xp.where(parsed.ok, parsed.nanos // 1_000, dtypes.NAT)
+    any_parsed = bool(parsed.ok.any())  # one scalar read: all-NaT results are timedelta64[s]
+    if n_left:
+        subset = Series._from_column(column.take(leftover)).to_pandas()
+        try:
+            left = pd.to_timedelta(subset, errors=errors)
+        except (ValueError, OverflowError):
+            return _host(host(), None, errors, None)  # pandas raises its own error for the first bad value
+        left_values = np.asarray(left.to_numpy().view(np.int64))
+        left_unit = np.datetime_data(left.dtype)[0]
+        if (left_values == dtypes.NAT).all():
+            left_unit = None
+        if left_unit not in (None, "us"):  # e.g. nanoseconds: pandas' unit for the whole column
+            return _host(host(), None, errors, None)
+        ticks[leftover] = xp.asarray(left_values)
+        any_parsed = any_parsed or left_unit is not None
+    if not any_parsed:
+        return NumericColumn(xp.full(n, dtypes.NAT, dtype=np.int64), np.dtype("m8[s]"))
+    return NumericColumn(ticks, np.dtype("m8[us]"))
+
+
+def _host(host: Any, unit: Any, errors: str, reason: str | None) -> Any:
+    """pandas' answer, as a riptide Series/Index, with a one-time warning naming the reason (when given)."""
     import riptide as rt
 
-    if reason not in _WARNED:
+    if reason is not None and reason not in _WARNED:
         _WARNED.add(reason)
         warnings.warn(f"riptide: {reason} is converted by pandas on the host", UserWarning, stacklevel=3)
     result = pd.to_timedelta(host, unit=unit, errors=errors)

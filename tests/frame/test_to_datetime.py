@@ -170,14 +170,23 @@ def test_iso_format_argument(fmt, errors):
 
 
 def test_other_format_falls_back_with_one_warning():
-    source = pd.Series(["02/01/2020", "31/12/1999"], dtype="str")
+    # week-number directives are not parsed on the device: pandas parses them, with one warning
+    source = pd.Series(["2020 05 1", "1999 51 3"], dtype="str")
     module._WARNED.clear()
     with pytest.warns(UserWarning, match="format="):
-        got = rt.to_datetime(rt.from_pandas(source), format="%d/%m/%Y")
-    assert_series_equal(got, pd.to_datetime(source, format="%d/%m/%Y"))
+        got = rt.to_datetime(rt.from_pandas(source), format="%Y %U %w")
+    assert_series_equal(got, pd.to_datetime(source, format="%Y %U %w"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        rt.to_datetime(rt.from_pandas(source), format="%d/%m/%Y")  # warned once already
+        rt.to_datetime(rt.from_pandas(source), format="%Y %U %w")  # warned once already
+
+
+def test_day_first_format_is_parsed_on_the_device_without_a_warning():
+    source = pd.Series(["02/01/2020", "31/12/1999", None], dtype="str")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = rt.to_datetime(rt.from_pandas(source), format="%d/%m/%Y")
+    assert_series_equal(got, pd.to_datetime(source, format="%d/%m/%Y"))
 
 
 @pytest.mark.parametrize(

@@ -253,3 +253,453 @@ def scale_floats(values: Any, unit: str, xp: Any) -> tuple[Any, Any]:
         frac = xp.round(frac, precision)
     ticks = base * m + (frac * m).astype(np.int64)
     return ticks, ok
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# strptime formats (``format="%d/%m/%Y %I:%M %p"``) on the device
+#
+# pandas matches a non-ISO format with a regular expression built from the format (one alternation per directive,
+# e.g. ``%d`` -> ``3[01]|[12]\d|0[1-9]|[1-9]| [1-9]``, whitespace -> ``\s+``, case-insensitive), anchored at the
+# start (``exact=True``: the match must then reach the end) or searched (``exact=False``). The device emulates
+# that regex *greedily*: every row keeps a cursor, and each piece of the format takes, at the cursor, the first
+# alternative the regex would try that matches there. When the greedy walk reaches the end of the format, it is
+# the regex's own first match (a backtracking matcher tries exactly that path first), so the parsed fields are
+# pandas'. When it fails, the regex might still succeed by backtracking into a shorter alternative; that is only
+# possible where a variable-width piece is followed by a piece that can begin with a character the first one could
+# give back (``%H%M``: digits after digits). A format without such a pair is *decisive*: a greedy failure is a
+# real failure (NaT under ``errors="coerce"``). Other failures are *unknown* and the caller reparses just those
+# rows with pandas. Rows holding non-ASCII bytes that fail are always unknown (Python's ``\d``, ``\s`` and
+# case-folding accept non-ASCII digits, spaces and letters).
+# ---------------------------------------------------------------------------------------------------------------
+
+#: Directives parsed on the device (``%%`` is a literal). Others (``%U %W %w %G %V %u %c %x %X``...) go to pandas.
+STRPTIME_DIRECTIVES = frozenset("YymdHIMSfpbBaAjzZ")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Two-digit / one-digit ranges of the regex alternations (lo2, hi2, lo1, hi1).
+_NUMBER_RANGES = {"m": (1, 12, 1, 9), "d": (1, 31, 1, 9), "H": (0, 23, 0, 9), "I": (1, 12, 1, 9),
+                  "M": (0, 59, 0, 9), "S": (0, 61, 0, 9)}  # fmt: skip
+_WHITESPACE = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32)  # ASCII bytes Python's str regex counts as \s
+_DIGITS = frozenset(b"0123456789")
+_LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ZONE_NAME_BYTES = np.zeros(256, dtype=bool)
+_ZONE_NAME_BYTES[list(_LETTERS | _DIGITS | frozenset(b"+-/_"))] = True
+
+# pandas' test for the formats its C ISO 8601 parser handles (they are tried with that parser first).
+_ISO_FORMAT = re.compile(r"%Y(?:([-/ \\.]?)%m(?:\1%d(?:[ T]%H(?::%M(?::%S(?:%z|\.%f(?:%z)?)?)?)?)?)?)?")
+
+
+def format_is_iso(fmt: str) -> bool:
+    """Whether pandas parses ``fmt`` with its ISO 8601 parser first (``%Y-%m-%d``, ``%Y%m%d``, ...).
+
+    >>> format_is_iso("%Y/%m/%d %H:%M"), format_is_iso("%d/%m/%Y"), format_is_iso("%Y%m")
+    (True, False, False)
+    """
+    return _ISO_FORMAT.fullmatch(fmt) is not None and fmt != "%Y%m"
+
+
+class FormatPlan:
+    """A strptime format cut into pieces: ``("lit", bytes)``, ``("ws", b"")`` (a whitespace run) and
+    ``("code", letter)``; ``strict`` for ISO formats (fixed-width fields, exact separators); ``decisive`` when a
+    greedy failure is a real failure; ``tz`` when a piece gives a UTC offset (``%z``/``%Z``)."""
+
+    __slots__ = ("codes", "decisive", "format", "pieces", "strict", "tz")
+
+    def __init__(self, fmt: str, pieces: list[tuple[str, Any]], strict: bool):
+        self.format = fmt
+        self.pieces = pieces
+        self.strict = strict
+        self.codes = [text for kind, text in pieces if kind == "code"]
+        self.tz = "z" in self.codes or "Z" in self.codes
+        self.decisive = not strict and "Z" not in self.codes and _is_decisive(pieces)
+
+
+def plan_format(fmt: str) -> FormatPlan | str:
+    """The :class:`FormatPlan` of a pandas strptime format, or the reason the device cannot parse it.
+
+    >>> plan_format("%d/%m/%Y %H:%M").pieces
+    [('code', 'd'), ('lit', b'/'), ('code', 'm'), ('lit', b'/'), ('code', 'Y'), ('ws', b''), ('code', 'H'), \
+('lit', b':'), ('code', 'M')]
+    >>> plan_format("%d/%m/%Y").decisive, plan_format("%H%M").decisive, plan_format("%U")
+    (True, False, 'the directive %U')
+    """
+    pieces: list[tuple[str, Any]] = []
+
+    def literal(text: str) -> None:
+        for k, part in enumerate(re.split(r"\s+", text)):
+            if k:
+                pieces.append(("ws", b""))
+            if part:
+                if "\x00" in part or any(c.lower() != c.upper() and not c.isascii() for c in part):
+                    raise _Unsupported("a literal the device cannot compare")  # case folding beyond ASCII
+                pieces.append(("lit", part.encode()))
+
+    try:
+        i, pending = 0, ""
+        while i < len(fmt):
+            if fmt[i] != "%":
+                pending += fmt[i]
+                i += 1
+                continue
+            if i + 1 >= len(fmt):
+                raise _Unsupported("a stray %")
+            code = fmt[i + 1]
+            i += 2
+            if code == "%":
+                pending += "%"
+                continue
+            if code not in STRPTIME_DIRECTIVES:
+                raise _Unsupported(f"the directive %{code}")
+            literal(pending)
+            pending = ""
+            pieces.append(("code", code))
+        literal(pending)
+    except _Unsupported as reason:
+        return str(reason)
+    # merge neighbouring literals / whitespace runs as the regex sees them
+    merged: list[tuple[str, Any]] = []
+    for kind, text in pieces:
+        if merged and kind == "lit" and merged[-1][0] == "lit":
+            merged[-1] = ("lit", merged[-1][1] + text)
+        elif merged and kind == "ws" and merged[-1][0] == "ws":
+            continue
+        else:
+            merged.append((kind, text))
+    codes = [text for kind, text in merged if kind == "code"]
+    if len(set(codes)) != len(codes):
+        return "a directive given twice"
+    if "I" in codes and "H" in codes:
+        return "both %H and %I"
+    if "z" in codes and "Z" in codes:
+        return "both %z and %Z"
+    if not codes:
+        return "a format without directives"
+    return FormatPlan(fmt, merged, strict=format_is_iso(fmt))
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _first_bytes(kind: str, text: Any) -> frozenset[int]:
+    """Bytes a piece can start with (lower and upper case for letters)."""
+    if kind == "lit":
+        first = text[0]
+        return frozenset({first, ord(chr(first).upper()), ord(chr(first).lower())}) if first < 128 else frozenset({first})
+    if kind == "ws":
+        return frozenset(_WHITESPACE)
+    if text in "bBaApZ":
+        return frozenset(_LETTERS)
+    if text == "z":
+        return frozenset(b"+-Z")
+    return _DIGITS | (frozenset(b" ") if text == "d" else frozenset())
+
+
+def _is_decisive(pieces: list[tuple[str, Any]]) -> bool:
+    """No variable-width piece is followed by a piece that may begin with a byte the first could give back."""
+    for (kind, text), (next_kind, next_text) in zip(pieces, pieces[1:]):
+        if kind != "code" or text in "YybBaApZ":
+            continue  # fixed width, or alternatives that exclude each other
+        give_back = _DIGITS | (frozenset(b":.") if text == "z" else frozenset())
+        if give_back & _first_bytes(next_kind, next_text):
+            return False
+    return True
+
+
+class FormatParse:
+    """Result of :func:`parse_format`, per row: ``seconds`` (UTC when the format has an offset) and ``nanos``;
+    ``ok`` (parsed), ``failed`` (a real failure: pandas raises or gives NaT), ``unknown`` (the caller asks pandas),
+    ``fine`` (an ok row with more than six fraction digits: pandas' ``ns``), ``offset`` (minutes east of UTC)."""
+
+    __slots__ = ("failed", "fine", "nanos", "offset", "ok", "seconds", "unknown")
+
+    def __init__(self, **fields: Any):
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
+def parse_format(offsets: Any, chars: Any, valid: Any, plan: FormatPlan, exact: bool, xp: Any) -> FormatParse:
+    """Parse every ``valid`` row of a string buffer with a strptime :class:`FormatPlan`, as pandas' regex would.
+
+    >>> import numpy as np
+    >>> raw = [b"2/1/2020 1:05 PM", b"31/02/2020 1:00 AM", b"x"]
+    >>> offsets = np.cumsum([0] + [len(r) for r in raw])
+    >>> p = parse_format(offsets, np.frombuffer(b"".join(raw), np.uint8), np.ones(3, bool),
+    ...                  plan_format("%d/%m/%Y %I:%M %p"), True, np)
+    >>> p.seconds[:1].tolist(), p.ok.tolist(), p.failed.tolist()
+    ([1577970300], [True, False, False], [False, True, True])
+    """
+    offsets = offsets.astype(np.int64, copy=False)
+    starts, ends = offsets[:-1], offsets[1:]
+    n = starts.shape[0]
+    total = chars.shape[0]
+    padded = xp.concatenate([chars.astype(np.uint8, copy=False), xp.zeros(1, dtype=np.uint8)])
+    body = padded[:total]
+    is_ws = xp.zeros(total, dtype=bool)
+    for code in _WHITESPACE:
+        is_ws |= body == code
+    is_digit = (body >= 48) & (body <= 57)
+    high = _exclusive_cumsum(body >= 128, xp)
+    non_ascii = (high[ends] - high[starts]) > 0
+
+    if exact or plan.strict:
+        shifts = [0]
+    else:
+        # exact=False: pandas searches; try each start offset up to the longest row (one scalar read)
+        longest = int(xp.max(ends - starts)) if n else 0
+        shifts = list(range(max(longest, 1)))
+    zero = xp.zeros(n, dtype=np.int64)
+    found = xp.zeros(n, dtype=bool)
+    state = {name: zero for name in ("year", "month", "day", "hour", "minute", "second", "nanos", "width_f", "julian",
+                                     "offset", "pm", "bad_z")}  # fmt: skip
+    shift_of_match = zero
+    for shift in shifts:
+        ok, fields = _walk(plan, starts + shift, ends, padded, is_ws, is_digit, total, exact, xp)
+        take = ok & ~found
+        for name, value in fields.items():
+            state[name] = xp.where(take, value, state[name])
+        shift_of_match = xp.where(take, shift, shift_of_match)
+        found = found | take
+    matched = found & valid
+
+    # Field values -> a date, validated as pandas does after the match.
+    codes = set(plan.codes)
+    year = state["year"] if "Y" in codes else zero + 1900
+    if "y" in codes:
+        year = xp.where(state["year"] <= 68, state["year"] + 2000, state["year"] + 1900)
+    month = state["month"] if codes & {"m", "b", "B"} else zero + 1
+    day = state["day"] if "d" in codes else zero + 1
+    hour = state["hour"] if "H" in codes else zero
+    if "I" in codes:
+        twelve = state["hour"] % 12  # 12 AM is midnight
+        hour = xp.where(state["pm"] == 1, twelve + 12, twelve) if "p" in codes else twelve
+    minute = state["minute"] if "M" in codes else zero
+    second = state["second"] if "S" in codes else zero
+    nanos = state["nanos"] if "f" in codes else zero
+    value_ok = matched
+    if "j" in codes:
+        days = days_from_civil(year, zero + 1, zero + 1, xp) + state["julian"] - 1
+    else:
+        safe_month = xp.clip(month, 1, 12)
+        leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+        month_days = xp.asarray(np.array(_MONTH_DAYS, dtype=np.int64))[safe_month - 1] + (leap & (safe_month == 2))
+        value_ok = value_ok & (day <= month_days)  # pandas: "day is out of range for month"
+        days = days_from_civil(year, safe_month, day, xp)
+    offset = state["offset"] if plan.tz else zero
+    if plan.tz:
+        value_ok = value_ok & (xp.abs(offset) < 24 * 60) & (state["bad_z"] == 0)  # inconsistent ":" in %z
+    seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset * 60
+    ok = value_ok
+    fine = ok & (state["width_f"] > 6)
+
+    null_spelling = _nat_spellings(starts, ends, padded, total, xp)
+    special = _words(starts, ends, padded, total, ("now", "today"), xp)
+    ok = ok & ~null_spelling
+    post_match_failure = matched & ~value_ok  # the match was found: its value is what pandas rejects
+    unmatched = valid & ~matched & ~null_spelling
+    if plan.strict:
+        unknown = unmatched | post_match_failure  # pandas' ISO parser may accept what the strict walk refuses
+        failed = xp.zeros(n, dtype=bool)
+    else:
+        unknown = unmatched & (special | non_ascii)
+        if not plan.decisive:
+            unknown = unmatched
+            if not exact:
+                unknown = unknown | (matched & (shift_of_match > 0))  # an earlier start might match by backtracking
+                ok = ok & ~unknown
+        failed = (unmatched & ~unknown) | (post_match_failure & ~unknown)
+        if not exact:
+            failed = failed & ~non_ascii
+            unknown = unknown | (valid & non_ascii & ~null_spelling)
+            ok = ok & ~non_ascii
+    return FormatParse(seconds=seconds, nanos=nanos, offset=offset, ok=ok, failed=failed & ~ok, unknown=unknown & ~ok,
+                       fine=fine & ok)  # fmt: skip
+
+
+def _exclusive_cumsum(flags: Any, xp: Any) -> Any:
+    out = xp.zeros(flags.shape[0] + 1, dtype=np.int64)
+    xp.cumsum(flags.astype(np.int64), out=out[1:])
+    return out
+
+
+def _run_end(flags: Any, pos: Any, ends: Any, xp: Any) -> Any:
+    """First position at or after ``pos`` (within the row) whose byte is not flagged."""
+    stops = xp.flatnonzero(~flags)
+    stops = xp.concatenate([stops, xp.asarray(np.array([flags.shape[0]], dtype=np.int64))])
+    nxt = stops[xp.searchsorted(stops, xp.clip(pos, 0, flags.shape[0]), side="left")]
+    return xp.minimum(nxt, xp.maximum(ends, pos))
+
+
+def _words(starts: Any, ends: Any, padded: Any, total: int, words: tuple[str, ...], xp: Any) -> Any:
+    """Rows that are exactly one of ``words``."""
+    lengths = ends - starts
+    out = xp.zeros(starts.shape[0], dtype=bool)
+    for word in words:
+        same = lengths == len(word)
+        for k, char in enumerate(word.encode()):
+            same &= padded[xp.minimum(starts + k, total)] == char
+        out |= same
+    return out
+
+
+def _nat_spellings(starts: Any, ends: Any, padded: Any, total: int, xp: Any) -> Any:
+    """Rows pandas reads as NaT before matching: the empty string and NaT / nan spellings."""
+    return (ends == starts) | _words(starts, ends, padded, total, ("NaT", "nat", "NAT", "nan", "NaN", "NAN"), xp)
+
+
+def _walk(plan: FormatPlan, starts: Any, ends: Any, padded: Any, is_ws: Any, is_digit: Any, total: int,
+          exact: bool, xp: Any) -> tuple[Any, dict[str, Any]]:  # fmt: skip
+    """One greedy walk of the format from ``starts``: (matched, fields)."""
+    n = starts.shape[0]
+    pos = starts
+    ok = starts <= ends
+    zero = xp.zeros(n, dtype=np.int64)
+    fields: dict[str, Any] = {"width_f": zero, "pm": zero, "bad_z": zero}
+
+    def at(p: Any) -> Any:
+        return xp.where(p < ends, padded[xp.clip(p, 0, total)], 0).astype(np.int64)
+
+    def digit(p: Any) -> Any:
+        return at(p) - 48
+
+    def isdigit(p: Any) -> Any:
+        d = digit(p)
+        return (d >= 0) & (d <= 9)
+
+    def fixed(p: Any, width: int) -> tuple[Any, Any]:
+        value, good = zero, ok
+        for k in range(width):
+            good = good & isdigit(p + k)
+            value = value * 10 + xp.clip(digit(p + k), 0, 9)
+        return value, good
+
+    def name_table(p: Any, table: tuple[str, ...]) -> tuple[Any, Any]:
+        index, width = zero - 1, zero
+        for i, name in enumerate(table):
+            same = ok
+            for k, char in enumerate(name.encode()):
+                same = same & ((at(p + k) | 0x20) == char)
+            index = xp.where(same & (index < 0), i, index)
+            width = xp.where(same, len(name), width)
+        return index, width
+
+    for kind, text in plan.pieces:
+        if kind == "lit":
+            for k, char in enumerate(text):
+                got = at(pos + k)
+                if chr(char).isascii() and chr(char).isalpha() and not plan.strict:
+                    ok = ok & ((got | 0x20) == (char | 0x20))
+                else:
+                    ok = ok & (got == char)
+            pos = pos + len(text)
+        elif kind == "ws":
+            if plan.strict:  # the ISO separator: exactly one blank
+                ok = ok & (at(pos) == 32)
+                pos = pos + 1
+            else:
+                stop = _run_end(is_ws, pos, ends, xp)
+                ok = ok & (stop > pos)
+                pos = stop
+        elif text in ("Y", "y"):
+            width = 4 if text == "Y" else 2
+            value, ok = fixed(pos, width)
+            fields["year"] = value
+            pos = pos + width
+        elif text in _NUMBER_RANGES:
+            lo2, hi2, lo1, hi1 = _NUMBER_RANGES[text]
+            v2 = digit(pos) * 10 + digit(pos + 1)
+            two = isdigit(pos) & isdigit(pos + 1) & (v2 >= lo2) & (v2 <= hi2)
+            if plan.strict:
+                one = xp.zeros(n, dtype=bool)
+            else:
+                one = ~two & isdigit(pos) & (digit(pos) >= lo1) & (digit(pos) <= hi1)
+            value = xp.where(two, v2, digit(pos))
+            width = xp.where(two, 2, xp.where(one, 1, 0))
+            good = two | one
+            if text == "d" and not plan.strict:  # "%d" also matches a blank and one digit
+                blank = ~good & (at(pos) == 32) & isdigit(pos + 1) & (digit(pos + 1) >= 1)
+                value = xp.where(blank, digit(pos + 1), value)
+                width = xp.where(blank, 2, width)
+                good = good | blank
+            ok = ok & good
+            fields[{"m": "month", "d": "day", "H": "hour", "I": "hour", "M": "minute", "S": "second"}[text]] = value
+            pos = pos + width
+        elif text == "j":
+            v3 = digit(pos) * 100 + digit(pos + 1) * 10 + digit(pos + 2)
+            three = isdigit(pos) & isdigit(pos + 1) & isdigit(pos + 2) & (v3 >= 1) & (v3 <= 366)
+            v2 = digit(pos) * 10 + digit(pos + 1)
+            two = ~three & isdigit(pos) & isdigit(pos + 1) & (v2 >= 1)
+            one = ~three & ~two & isdigit(pos) & (digit(pos) >= 1)
+            ok = ok & (three | two | one)
+            fields["julian"] = xp.where(three, v3, xp.where(two, v2, digit(pos)))
+            pos = pos + xp.where(three, 3, xp.where(two, 2, 1))
+        elif text == "f":
+            run = _run_end(is_digit, pos, ends, xp) - pos
+            width = xp.minimum(run, 9)
+            if plan.strict:
+                ok = ok & (run <= 9)
+            ok = ok & (width >= 1)
+            nanos = zero
+            for k in range(9):
+                nanos = nanos * 10 + xp.where(k < width, xp.clip(digit(pos + k), 0, 9), 0)
+            fields["nanos"] = nanos
+            fields["width_f"] = width
+            pos = pos + width
+        elif text == "p":
+            first, second = at(pos) | 0x20, at(pos + 1) | 0x20
+            am = (first == ord("a")) & (second == ord("m"))
+            pm = (first == ord("p")) & (second == ord("m"))
+            ok = ok & (am | pm)
+            fields["pm"] = pm.astype(np.int64)
+            pos = pos + 2
+        elif text in "bB":
+            table = tuple(m[:3] for m in _MONTHS) if text == "b" else _MONTHS
+            index, width = name_table(pos, table)
+            ok = ok & (index >= 0)
+            fields["month"] = index + 1
+            pos = pos + width
+        elif text in "aA":
+            index, width = name_table(pos, tuple(d[:3] for d in _DAYS) if text == "a" else _DAYS)
+            ok = ok & (index >= 0)  # the weekday is matched but not used, as in pandas
+            pos = pos + width
+        elif text == "Z":
+            # exactly "UTC" or "GMT": pandas looks the matched name up case-sensitively (other spellings raise)
+            name = at(pos) * 65536 + at(pos + 1) * 256 + at(pos + 2)
+            utc = (name == (ord("U") * 65536 + ord("T") * 256 + ord("C"))) | (
+                name == (ord("G") * 65536 + ord("M") * 256 + ord("T")))
+            follows = xp.asarray(_ZONE_NAME_BYTES)[at(pos + 3)]
+            ok = ok & utc & ~((pos + 3 < ends) & follows)  # a longer zone name would be another zone
+            fields["offset"] = zero
+            pos = pos + 3
+        else:  # "z": [+-]HH[:]MM, then optionally [:]SS[.ffffff], or "Z"
+            sign = at(pos)
+            zulu = sign == ord("Z")
+            signed = (sign == ord("+")) | (sign == ord("-"))
+            hh, good_h = fixed(pos + 1, 2)
+            colon = at(pos + 3) == ord(":")
+            mpos = pos + 3 + colon
+            mm = digit(mpos) * 10 + digit(mpos + 1)
+            good_m = isdigit(mpos) & isdigit(mpos + 1) & (digit(mpos) <= 5)
+            spos = mpos + 2
+            scolon = at(spos) == ord(":")
+            sstart = spos + scolon
+            has_s = isdigit(sstart) & isdigit(sstart + 1) & (digit(sstart) <= 5)
+            if plan.strict:
+                has_s = xp.zeros(n, dtype=bool)
+            end = xp.where(has_s, sstart + 2, spos)
+            frac_run = _run_end(is_digit, end + 1, ends, xp) - (end + 1)
+            has_frac = has_s & (at(end) == ord(".")) & (frac_run >= 1)
+            end = xp.where(has_frac, end + 1 + xp.minimum(frac_run, 6), end)
+            good = signed & good_h & good_m
+            ok = ok & (zulu | good)
+            minutes = hh * 60 + mm
+            fields["offset"] = xp.where(zulu, 0, xp.where(sign == ord("-"), -minutes, minutes))
+            # pandas rejects a ':' after the hours without one before the seconds, and the reverse
+            fields["bad_z"] = (good & has_s & (colon != scolon)).astype(np.int64)
+            pos = xp.where(zulu, pos + 1, end)
+    if exact or plan.strict:
+        ok = ok & (pos == ends)
+    else:
+        ok = ok & (pos <= ends)
+    return ok, fields
