@@ -1,0 +1,5 @@
+"""Matrix decompositions (``sklearn.decomposition``)."""
+
+from riptide.ml.decomposition._pca import PCA
+
+__all__ = ["PCA"]

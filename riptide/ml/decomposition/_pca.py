@@ -1,0 +1,264 @@
+"""PCA: principal components from the covariance matrix, the SVD, or a randomized range finder, on the device.
+
+* ``'covariance_eigh'`` (what ``'auto'`` picks for tall data, scikit-learn's rule) is the GPU's best case: one
+  ``d x d`` matrix product over the centered data and an eigendecomposition of the small result. The covariance is
+  accumulated in float64 whatever the input dtype.
+* ``'full'``: the thin SVD of the centered data (``xp.linalg.svd``).
+* ``'randomized'``: Halko et al.'s range finder with scikit-learn's defaults (``n_oversamples``, ``iterated_power``
+  'auto') and the *same Gaussian test matrix*, drawn on the host from ``random_state`` exactly as scikit-learn
+  draws it, so both libraries find the same subspace. The power iterations are normalized with QR whatever
+  ``power_iteration_normalizer`` says (LU and no normalization span the same subspace; QR is the stable one and
+  the one CuPy has). ``'arpack'`` is answered with the exact ``'full'`` decomposition.
+
+Signs follow scikit-learn's ``svd_flip(u_based_decision=False)``: the largest-magnitude entry of each component
+is positive. Choosing ``n_components`` from a float or ``'mle'`` reads the (``d``-long) spectrum on the host,
+where scikit-learn's own ``_infer_dimension`` decides.
+"""
+
+from __future__ import annotations
+
+import types
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.decomposition._pca import _infer_dimension
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from riptide import _device
+from riptide.ml._base import DeviceEstimatorMixin
+from riptide.ml._validation import FLOAT_DTYPES, check_input, validate_data
+
+__all__ = ["PCA"]
+
+
+def _flip_signs(Vt: Any, xp: types.ModuleType) -> Any:
+    """Rows of Vt signed so that each row's largest-magnitude entry is positive (svd_flip on v)."""
+    if Vt.shape[0] == 0:
+        return Vt
+    largest = xp.take_along_axis(Vt, xp.argmax(xp.abs(Vt), axis=1)[:, None], axis=1)
+    return Vt * xp.where(largest < 0, -1.0, 1.0).astype(Vt.dtype)
+
+
+def _randomized_components(Xc: Any, k: int, n_oversamples: int, n_iter: Any, random_state: Any,
+                           xp: types.ModuleType) -> tuple[Any, Any]:
+    """Top-k singular values and right singular vectors of Xc by randomized SVD (scikit-learn's draws)."""
+    n_samples, n_features = Xc.shape
+    if n_iter == "auto":
+        n_iter = 7 if k < 0.1 * min(Xc.shape) else 4
+    transpose = n_samples < n_features
+    M = Xc.T if transpose else Xc
+    omega = random_state.normal(size=(M.shape[1], k + n_oversamples))  # scikit-learn's test matrix, on the host
+    Q = _device.to_device(omega.astype(M.dtype, copy=False), xp)
+    for _ in range(n_iter):
+        Q, _r = xp.linalg.qr(M @ Q)
+        Q, _r = xp.linalg.qr(M.T @ Q)
+    Q, _r = xp.linalg.qr(M @ Q)
+    Uhat, s, Vt = xp.linalg.svd(Q.T @ M, full_matrices=False)
+    if transpose:  # M = Xc^T: Xc's right singular vectors are M's left ones
+        Vt = (Q @ Uhat).T
+    return s[:k], Vt[:k]
+
+
+class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Principal component analysis (``sklearn.decomposition.PCA``).
+
+    Parameters
+    ----------
+    n_components : int, float, 'mle' or None, default=None
+    copy : bool, default=True
+        Accepted for compatibility; riptide never overwrites X.
+    whiten : bool, default=False
+    svd_solver : {'auto', 'full', 'covariance_eigh', 'arpack', 'randomized'}, default='auto'
+        See the module docstring.
+    tol : float, default=0.0
+        Accepted for compatibility ('arpack' is solved exactly).
+    iterated_power : int or 'auto', default='auto'
+    n_oversamples : int, default=10
+    power_iteration_normalizer : {'auto', 'QR', 'LU', 'none'}, default='auto'
+        Accepted; QR is always used (see the module docstring).
+    random_state : int, RandomState instance or None, default=None
+
+    Attributes
+    ----------
+    components_ : array of shape (n_components_, n_features)
+    explained_variance_ : array of shape (n_components_,)
+    explained_variance_ratio_ : array of shape (n_components_,)
+    singular_values_ : array of shape (n_components_,)
+    mean_ : array of shape (n_features,)
+    n_components_ : int
+    n_samples_ : int
+    noise_variance_ : float
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from riptide.ml.decomposition import PCA
+    >>> X = np.array([[-1, -1], [-2, -1], [-3, -2], [1, 1], [2, 1], [3, 2]])
+    >>> pca = PCA(n_components=2).fit(X)
+    >>> np.round(pca.explained_variance_ratio_, 6).tolist()
+    [0.992443, 0.007557]
+    >>> np.round(pca.singular_values_, 6).tolist()
+    [6.300612, 0.549804]
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 0, None, closed="left"), Interval(RealNotInt, 0, 1, closed="neither"),
+                         StrOptions({"mle"}), None],  # fmt: skip
+        "copy": ["boolean"],
+        "whiten": ["boolean"],
+        "svd_solver": [StrOptions({"auto", "full", "covariance_eigh", "arpack", "randomized"})],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "iterated_power": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
+        "n_oversamples": [Interval(Integral, 1, None, closed="left")],
+        "power_iteration_normalizer": [StrOptions({"auto", "QR", "LU", "none"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_components=None, *, copy=True, whiten=False, svd_solver="auto", tol=0.0,
+                 iterated_power="auto", n_oversamples=10, power_iteration_normalizer="auto",
+                 random_state=None):  # fmt: skip
+        self.n_components = n_components
+        self.copy = copy
+        self.whiten = whiten
+        self.svd_solver = svd_solver
+        self.tol = tol
+        self.iterated_power = iterated_power
+        self.n_oversamples = n_oversamples
+        self.power_iteration_normalizer = power_iteration_normalizer
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Fit the principal components of X."""
+        self._fit(X)
+        return self
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit and return the projection of X on the components."""
+        A, xp = self._fit(X)
+        return self._output(self._project(A, xp), X)
+
+    def _solver_for(self, shape: tuple[int, int], n_components: Any) -> str:
+        solver = self.svd_solver
+        if solver != "auto":
+            return solver
+        n_samples, n_features = shape
+        if n_features <= 1_000 and n_samples >= 10 * n_features:
+            return "covariance_eigh"
+        if max(shape) <= 500 or n_components == "mle":
+            return "full"
+        if 1 <= n_components < 0.8 * min(shape):
+            return "randomized"
+        return "full"
+
+    def _fit(self, X: Any) -> tuple[Any, types.ModuleType]:
+        A, xp = validate_data(self, X, reset=True, dtype=FLOAT_DTYPES)
+        n_samples, n_features = A.shape
+        n_components = min(A.shape) if self.n_components is None else self.n_components
+        solver = self._fit_svd_solver = self._solver_for(A.shape, n_components)
+        f64 = xp.float64
+        mean = A.mean(axis=0, dtype=f64)
+        if solver == "randomized":
+            self._fit_randomized(A, mean, n_components, xp)
+            return A, xp
+        if n_components == "mle":
+            if n_samples < n_features:
+                raise ValueError("n_components='mle' is only supported if n_samples >= n_features")
+        elif not 0 <= n_components <= min(n_samples, n_features):
+            raise ValueError(f"n_components={n_components} must be between 0 and min(n_samples, n_features)="
+                             f"{min(n_samples, n_features)} with svd_solver={solver!r}")  # fmt: skip
+        if solver == "covariance_eigh":
+            Xc = A.astype(f64) - mean
+            eigenvalues, vectors = xp.linalg.eigh((Xc.T @ Xc) / (n_samples - 1))
+            explained = xp.maximum(eigenvalues[::-1], 0.0)
+            singular = xp.sqrt(explained * (n_samples - 1))
+            Vt = vectors[:, ::-1].T
+        else:  # 'full', and 'arpack' answered exactly
+            _, singular, Vt = xp.linalg.svd(A.astype(f64) - mean, full_matrices=False)
+            explained = singular**2 / (n_samples - 1)
+        Vt = _flip_signs(Vt, xp)
+        ratio = explained / explained.sum()
+        if n_components == "mle":
+            n_components = int(_infer_dimension(_device.to_host(explained), n_samples))
+        elif 0 < n_components < 1.0:
+            cumulative = np.cumsum(_device.to_host(ratio))  # d numbers on the host: choosing the count is a read
+            n_components = int(np.searchsorted(cumulative, n_components, side="right") + 1)
+        if n_components < min(n_features, n_samples):
+            noise = float(explained[n_components:].mean())  # one scalar read: noise_variance_ is a float
+        else:
+            noise = 0.0
+        self._store(A.dtype, mean, Vt[:n_components], explained[:n_components], ratio[:n_components],
+                    singular[:n_components], n_components, n_samples, noise)  # fmt: skip
+        return A, xp
+
+    def _fit_randomized(self, A: Any, mean: Any, n_components: Any, xp: types.ModuleType) -> None:
+        n_samples, n_features = A.shape
+        if isinstance(n_components, str):
+            raise ValueError("n_components=%r cannot be a string with svd_solver='%s'"
+                             % (n_components, self._fit_svd_solver))  # fmt: skip
+        if not 1 <= n_components <= min(n_samples, n_features):
+            raise ValueError("n_components=%r must be between 1 and min(n_samples, n_features)=%r with "
+                             "svd_solver='%s'" % (n_components, min(n_samples, n_features),
+                                                  self._fit_svd_solver))  # fmt: skip
+        random_state = check_random_state(self.random_state)
+        Xc = A.astype(xp.float64) - mean
+        singular, Vt = _randomized_components(Xc, n_components, self.n_oversamples, self.iterated_power,
+                                              random_state, xp)  # fmt: skip
+        Vt = _flip_signs(Vt, xp)
+        explained = singular**2 / (n_samples - 1)
+        total = (Xc * Xc).sum() / (n_samples - 1)
+        if n_components < min(n_features, n_samples):
+            # one scalar read: noise_variance_ is a float
+            noise = float((total - explained.sum()) / (min(n_features, n_samples) - n_components))
+        else:
+            noise = 0.0
+        self._store(A.dtype, mean, Vt, explained, explained / total, singular, n_components, n_samples, noise)
+
+    def _store(self, dtype: Any, mean: Any, Vt: Any, explained: Any, ratio: Any, singular: Any,
+               n_components: int, n_samples: int, noise: float) -> None:  # fmt: skip
+        self.mean_ = mean.astype(dtype)
+        self.components_ = Vt.astype(dtype)
+        self.explained_variance_ = explained.astype(dtype)
+        self.explained_variance_ratio_ = ratio.astype(dtype)
+        self.singular_values_ = singular.astype(dtype)
+        self.n_components_ = n_components
+        self.n_samples_ = n_samples
+        self.noise_variance_ = dtype.type(noise)
+
+    @property
+    def _n_features_out(self) -> int:
+        return self.components_.shape[0]
+
+    def _project(self, A: Any, xp: types.ModuleType) -> Any:
+        projected = (A - self._fitted("mean_", xp)) @ self._fitted("components_", xp).T
+        if self.whiten:
+            scale = xp.sqrt(self._fitted("explained_variance_", xp))
+            projected = projected / xp.maximum(scale, np.finfo(scale.dtype).eps)
+        return projected
+
+    def transform(self, X):
+        """Project X on the principal components."""
+        check_is_fitted(self)
+        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
+        return self._output(self._project(A, xp), X)
+
+    def inverse_transform(self, X):
+        """Map projected data back to the original space."""
+        check_is_fitted(self)
+        A, xp = check_input(X, dtype=FLOAT_DTYPES)
+        components = self._fitted("components_", xp)
+        if self.whiten:
+            components = xp.sqrt(self._fitted("explained_variance_", xp))[:, None] * components
+        return self._output(A @ components + self._fitted("mean_", xp), X, method="inverse_transform")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags

@@ -1,0 +1,153 @@
+"""Ridge regression: least squares with an L2 penalty, solved in closed form on the device.
+
+The penalized normal equations ``(Xc^T W Xc + alpha I) w = Xc^T W yc`` are solved in float64 from the Gram matrix
+(``d x d``) when there are at least as many samples as features, and from the kernel matrix (``n x n``, the dual
+form ``w = Xc^T (K + alpha I)^-1 yc``) otherwise, as scikit-learn's cholesky solver does:
+
+* ``'cholesky'`` (and ``'auto'``): a linear solve per distinct alpha; if it fails (alpha 0 on singular data) the fit
+  falls back to ``'svd'``, as scikit-learn does, and ``solver_`` says so;
+* ``'svd'``: the eigendecomposition of the Gram/kernel matrix, whose eigenvalues are the squared singular values
+  of X: ``w = V diag(1 / (s^2 + alpha)) V^T Xc^T yc``, all targets and alphas at once; singular values at or below
+  1e-15 are dropped, as in scikit-learn's ``_solve_svd``;
+* the iterative solvers (``'sparse_cg'``, ``'lsqr'``, ``'sag'``, ``'saga'``) approximate the same minimizer to
+  ``tol``; riptide returns the exact one (the cholesky solve) and ``n_iter_`` is None. ``positive=True`` (and so
+  ``'lbfgs'``) is not implemented yet.
+"""
+
+from __future__ import annotations
+
+import types
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from riptide import _device
+from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, validate_data
+from riptide.ml.linear_model._base import LinearModelMixin, _Centered
+
+__all__ = ["Ridge"]
+
+
+def _solve_direct(M: Any, R: Any, alpha: Any, xp: types.ModuleType) -> Any | None:
+    """(M + alpha_j I)^-1 R[:, j] for every target j (one solve per distinct alpha), or None if singular."""
+    eye = xp.eye(M.shape[0], dtype=M.dtype)
+    alpha_host = _device.to_host(alpha)  # alphas are parameters (host values); the read is of a few numbers
+    out = xp.empty_like(R)
+    try:
+        for value in np.unique(alpha_host):
+            targets = np.flatnonzero(alpha_host == value)
+            idx = xp.asarray(targets)
+            out[:, idx] = xp.linalg.solve(M + value * eye, R[:, idx])
+    except np.linalg.LinAlgError:
+        return None
+    if not bool(xp.isfinite(out).all()):  # one scalar read: CuPy reports a singular solve with non-finite values
+        return None
+    return out
+
+
+def _solve_spectral(M: Any, R: Any, alpha: Any, xp: types.ModuleType) -> Any:
+    """The same through the eigendecomposition of M (eigenvalues = squared singular values of X)."""
+    eigenvalues, V = xp.linalg.eigh(M)
+    keep = eigenvalues > 1e-30  # singular values above 1e-15
+    denominator = xp.where(keep[:, None], eigenvalues[:, None] + alpha[None, :], 1.0)
+    factor = xp.where(keep[:, None], 1.0 / denominator, 0.0)
+    return V @ (factor * (V.T @ R))
+
+
+class Ridge(MultiOutputMixin, RegressorMixin, LinearModelMixin, BaseEstimator):
+    """Linear least squares with L2 regularization (``sklearn.linear_model.Ridge``).
+
+    Parameters
+    ----------
+    alpha : float or array-like of shape (n_targets,), default=1.0
+    fit_intercept : bool, default=True
+    copy_X : bool, default=True
+        Accepted for compatibility; riptide never overwrites X.
+    max_iter : int, default=None
+        Accepted for compatibility (the solve is direct).
+    tol : float, default=1e-4
+        Accepted for compatibility (the solve is direct).
+    solver : {'auto', 'svd', 'cholesky', 'lsqr', 'sparse_cg', 'sag', 'saga', 'lbfgs'}, default='auto'
+        See the module docstring for how each is solved.
+    positive : bool, default=False
+        ``True`` is not implemented yet: NotImplementedError.
+    random_state : int, RandomState instance or None, default=None
+        Accepted for compatibility.
+
+    Attributes
+    ----------
+    coef_ : array of shape (n_features,) or (n_targets, n_features)
+    intercept_ : float or array of shape (n_targets,)
+    n_iter_ : None
+    solver_ : str
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from riptide.ml.linear_model import Ridge
+    >>> X = np.array([[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]])
+    >>> reg = Ridge(alpha=1.0).fit(X, [0.0, 0.1, 1.0])
+    >>> np.round(reg.coef_, 6).tolist(), round(float(reg.intercept_), 6)
+    ([0.271429, 0.271429], 0.185714)
+    """
+
+    _parameter_constraints: dict = {
+        "alpha": [Interval(Real, 0, None, closed="left"), "array-like"],
+        "fit_intercept": ["boolean"],
+        "copy_X": ["boolean"],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "solver": [StrOptions({"auto", "svd", "cholesky", "lsqr", "sparse_cg", "sag", "saga", "lbfgs"})],
+        "positive": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, alpha=1.0, *, fit_intercept=True, copy_X=True, max_iter=None, tol=1e-4, solver="auto",
+                 positive=False, random_state=None):  # fmt: skip
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.copy_X = copy_X
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.positive = positive
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the ridge coefficients."""
+        if self.solver == "lbfgs" and not self.positive:
+            raise ValueError("'lbfgs' solver can be used only when positive=True. Please use another solver.")
+        if self.positive:
+            raise NotImplementedError("Ridge(positive=True) is not implemented in riptide.ml yet; use "
+                                      "sklearn.linear_model.Ridge")  # fmt: skip
+        X, y, xp = validate_data(self, X, y, reset=True, dtype=FLOAT_DTYPES, y_numeric=True, multi_output=True)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X.shape[0], X.dtype, xp)
+        n_targets = 1 if y.ndim == 1 else y.shape[1]
+        alpha = np.ravel(np.asarray(_device.to_host(self.alpha), dtype=np.float64))
+        if alpha.shape[0] not in (1, n_targets):
+            raise ValueError("Number of targets and number of penalties do not correspond: %d != %d"
+                             % (alpha.shape[0], n_targets))  # fmt: skip
+        alpha = np.broadcast_to(alpha, (n_targets,))
+        centered = _Centered(X, y, sample_weight, self.fit_intercept, xp)
+        primal = X.shape[1] <= X.shape[0]
+        M = centered.X.T @ centered.X if primal else centered.X @ centered.X.T
+        R = centered.X.T @ centered.Y if primal else centered.Y
+        solver = "cholesky" if self.solver == "auto" else self.solver
+        solution = None if solver == "svd" else _solve_direct(M, R, alpha, xp)
+        if solution is None:
+            solver = "svd"
+            solution = _solve_spectral(M, R, xp.asarray(alpha), xp)
+        coef = solution if primal else centered.X.T @ solution
+        self.solver_ = solver
+        self.n_iter_ = None
+        centered.finish(self, coef, self.fit_intercept)
+        if n_targets == 1 and y.ndim == 2:  # scikit-learn: one target gives a flat coef_, even from a 2-D y
+            self.coef_ = self.coef_[0]
+        return self

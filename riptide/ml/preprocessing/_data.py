@@ -1,0 +1,262 @@
+"""Scalers: StandardScaler and MinMaxScaler, column statistics computed on the device.
+
+Both are a handful of column reductions followed by one elementwise pass, so they are written directly against
+``xp``. Statistics accumulate in float64 whatever the input dtype (as scikit-learn's ``_safe_accumulator_op``), and
+``transform`` keeps float32 input float32. NaN is allowed, as in scikit-learn: ignored by ``fit``, kept by
+``transform``. riptide never modifies its input in place; ``copy`` is accepted for compatibility.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
+from sklearn.utils.validation import check_is_fitted
+
+from riptide.ml._base import DeviceEstimatorMixin
+from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, validate_data
+
+__all__ = ["StandardScaler", "MinMaxScaler"]
+
+
+def _incremental_mean_and_var(X: Any, xp: types.ModuleType, last_mean: Any, last_var: Any, last_n: Any,
+                              sample_weight: Any, with_var: bool) -> tuple[Any, Any, Any]:
+    """Merge the NaN-ignoring (weighted) mean and variance of X's columns into running ones (Chan, Golub and
+    LeVeque's pairwise update, as scikit-learn), all in float64."""
+    f64 = xp.float64
+    nan = xp.isnan(X)
+    has_nan = bool(nan.any())  # one scalar read: skips the masked passes for NaN-free data
+    Xz = xp.where(nan, 0, X) if has_nan else X
+    if sample_weight is None:
+        new_sum = Xz.sum(axis=0, dtype=f64)
+        new_n = X.shape[0] - nan.sum(axis=0).astype(f64)
+    else:
+        w = sample_weight.astype(f64)
+        new_sum = w @ Xz.astype(f64)
+        new_n = w @ (~nan).astype(f64)
+    n = last_n + new_n
+    mean = (last_mean * last_n + new_sum) / n
+    if not with_var:
+        return mean, None, n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        T = new_sum / new_n
+        temp = X.astype(f64) - T
+        if has_nan:
+            temp = xp.where(nan, 0, temp)
+        if sample_weight is None:
+            correction = temp.sum(axis=0)
+            new_unnormalized = (temp * temp).sum(axis=0)
+        else:
+            correction = w @ temp
+            new_unnormalized = w @ (temp * temp)
+        new_unnormalized = new_unnormalized - correction**2 / new_n
+        last_sum = last_mean * last_n
+        ratio = last_n / new_n
+        merged = last_var * last_n + new_unnormalized + ratio / n * (last_sum / ratio - new_sum) ** 2
+    merged = xp.where(last_n == 0, new_unnormalized, merged)
+    return mean, merged / n, n
+
+
+class StandardScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Standardize features by removing the mean and scaling to unit variance (``sklearn.preprocessing.StandardScaler``).
+
+    Parameters
+    ----------
+    copy : bool, default=True
+        Accepted for compatibility; riptide never scales in place.
+    with_mean : bool, default=True
+        Center the data before scaling.
+    with_std : bool, default=True
+        Scale the data to unit variance.
+
+    Attributes
+    ----------
+    scale_ : array of shape (n_features,) or None
+    mean_ : array of shape (n_features,) or None
+    var_ : array of shape (n_features,) or None
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+    n_samples_seen_ : float or array of shape (n_features,)
+
+    Examples
+    --------
+    >>> from riptide.ml.preprocessing import StandardScaler
+    >>> scaler = StandardScaler().fit([[0, 0], [0, 0], [1, 1], [1, 1]])
+    >>> scaler.mean_.tolist()
+    [0.5, 0.5]
+    >>> scaler.transform([[2, 2]]).tolist()
+    [[3.0, 3.0]]
+    """
+
+    _parameter_constraints: dict = {"copy": ["boolean"], "with_mean": ["boolean"], "with_std": ["boolean"]}
+
+    def __init__(self, *, copy=True, with_mean=True, with_std=True):
+        self.with_mean = with_mean
+        self.with_std = with_std
+        self.copy = copy
+
+    def _reset(self) -> None:
+        for name in ("scale_", "n_samples_seen_", "mean_", "var_"):
+            if hasattr(self, name):
+                delattr(self, name)
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute the mean and standard deviation of each feature."""
+        self._reset()
+        return self.partial_fit(X, y, sample_weight)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y=None, sample_weight=None):
+        """Update the mean and standard deviation with one more batch of samples."""
+        first_call = not hasattr(self, "n_samples_seen_")
+        X, xp = validate_data(self, X, reset=first_call, dtype=FLOAT_DTYPES, allow_nan=True)
+        n_features = X.shape[1]
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X.shape[0], X.dtype, xp)
+        f64 = xp.float64
+        last_n = xp.zeros(n_features, dtype=f64) if first_call else xp.broadcast_to(
+            xp.asarray(self._fitted("n_samples_seen_", xp), dtype=f64), (n_features,))  # fmt: skip
+        if not self.with_mean and not self.with_std:
+            self.mean_ = self.var_ = None
+            # scikit-learn counts non-NaN values here even when weighted (only the count's dtype changes)
+            count_dtype = xp.int64 if sample_weight is None else X.dtype
+            seen = (last_n + (X.shape[0] - xp.isnan(X).sum(axis=0))).astype(count_dtype)
+        else:
+            last_mean = 0.0 if first_call else self._fitted("mean_", xp)
+            last_var = 0.0 if first_call or self.var_ is None else self._fitted("var_", xp)
+            self.mean_, self.var_, seen = _incremental_mean_and_var(X, xp, last_mean, last_var, last_n,
+                                                                    sample_weight, self.with_std)  # fmt: skip
+        if bool(seen.max() == seen.min()):  # one scalar read: a common count is stored as a scalar, as sklearn
+            seen = np.dtype(seen.dtype).type(seen[0].item())
+        self.n_samples_seen_ = seen
+        if self.with_std:
+            var, mean = self.var_, self.mean_
+            eps = np.finfo(np.float64).eps
+            n = xp.asarray(seen, dtype=f64)
+            constant = var <= n * eps * var + (n * mean * eps) ** 2
+            self.scale_ = xp.where(constant, 1.0, xp.sqrt(var))
+        else:
+            self.scale_ = None
+        return self
+
+    def transform(self, X, copy=None):
+        """Center and scale X with the fitted statistics."""
+        check_is_fitted(self)
+        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
+        if self.with_mean:
+            A = A - self._fitted("mean_", xp).astype(A.dtype)
+        if self.with_std:
+            A = A / self._fitted("scale_", xp).astype(A.dtype)
+        return self._output(A, X)
+
+    def inverse_transform(self, X, copy=None):
+        """Scale back to the original representation."""
+        check_is_fitted(self)
+        A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
+        if self.with_std:
+            A = A * self._fitted("scale_", xp).astype(A.dtype)
+        if self.with_mean:
+            A = A + self._fitted("mean_", xp).astype(A.dtype)
+        return self._output(A, X, method="inverse_transform")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+
+class MinMaxScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Scale each feature to a given range (``sklearn.preprocessing.MinMaxScaler``).
+
+    Parameters
+    ----------
+    feature_range : tuple (min, max), default=(0, 1)
+    copy : bool, default=True
+        Accepted for compatibility; riptide never scales in place.
+    clip : bool, default=False
+        Clip transformed values of held-out data to ``feature_range``.
+
+    Attributes
+    ----------
+    min_, scale_, data_min_, data_max_, data_range_ : arrays of shape (n_features,)
+    n_samples_seen_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+
+    Examples
+    --------
+    >>> from riptide.ml.preprocessing import MinMaxScaler
+    >>> scaler = MinMaxScaler().fit([[-1, 2], [-0.5, 6], [0, 10], [1, 18]])
+    >>> scaler.data_max_.tolist()
+    [1.0, 18.0]
+    >>> scaler.transform([[2, 2]]).tolist()
+    [[1.5, 0.0]]
+    """
+
+    _parameter_constraints: dict = {"feature_range": [tuple], "copy": ["boolean"], "clip": ["boolean"]}
+
+    def __init__(self, feature_range=(0, 1), *, copy=True, clip=False):
+        self.feature_range = feature_range
+        self.copy = copy
+        self.clip = clip
+
+    def _reset(self) -> None:
+        for name in ("scale_", "min_", "n_samples_seen_", "data_min_", "data_max_", "data_range_"):
+            if hasattr(self, name):
+                delattr(self, name)
+
+    def fit(self, X, y=None):
+        """Compute each feature's minimum and maximum."""
+        self._reset()
+        return self.partial_fit(X, y)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y=None):
+        """Update the minimum and maximum with one more batch of samples."""
+        low, high = self.feature_range
+        if low >= high:
+            raise ValueError("Minimum of desired feature range must be smaller than maximum. Got %s."
+                             % str(self.feature_range))  # fmt: skip
+        first_pass = not hasattr(self, "n_samples_seen_")
+        X, xp = validate_data(self, X, reset=first_pass, dtype=FLOAT_DTYPES, allow_nan=True)
+        with np.errstate(invalid="ignore"):
+            data_min = xp.nanmin(X, axis=0)
+            data_max = xp.nanmax(X, axis=0)
+        if first_pass:
+            self.n_samples_seen_ = X.shape[0]
+        else:
+            data_min = xp.minimum(self._fitted("data_min_", xp), data_min)
+            data_max = xp.maximum(self._fitted("data_max_", xp), data_max)
+            self.n_samples_seen_ += X.shape[0]
+        data_range = data_max - data_min
+        safe_range = xp.where(data_range < 10 * np.finfo(data_range.dtype).eps, 1.0, data_range).astype(X.dtype)
+        self.scale_ = (X.dtype.type(high) - X.dtype.type(low)) / safe_range
+        self.min_ = X.dtype.type(low) - data_min * self.scale_
+        self.data_min_ = data_min
+        self.data_max_ = data_max
+        self.data_range_ = data_range
+        return self
+
+    def transform(self, X):
+        """Scale X to ``feature_range``."""
+        check_is_fitted(self)
+        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
+        A = A * self._fitted("scale_", xp).astype(A.dtype) + self._fitted("min_", xp).astype(A.dtype)
+        if self.clip:
+            A = xp.clip(A, A.dtype.type(self.feature_range[0]), A.dtype.type(self.feature_range[1]))
+        return self._output(A, X)
+
+    def inverse_transform(self, X):
+        """Undo the scaling."""
+        check_is_fitted(self)
+        A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
+        A = (A - self._fitted("min_", xp).astype(A.dtype)) / self._fitted("scale_", xp).astype(A.dtype)
+        return self._output(A, X, method="inverse_transform")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
