@@ -61,8 +61,17 @@ DEFAULT_NA_VALUES = (
     "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA",
     "NULL", "NaN", "None", "n/a", "nan", "null",
 )  # fmt: skip
-_TRUE = ("True", "TRUE", "true")
-_FALSE = ("False", "FALSE", "false")
+
+
+def _every_case(word: str) -> tuple[str, ...]:
+    """``word`` in every mix of upper and lower case: pandas' C parser reads booleans case-insensitively."""
+    import itertools
+
+    return tuple("".join(chars) for chars in itertools.product(*[(c.upper(), c.lower()) for c in word]))
+
+
+_TRUE = _every_case("true")  # "True", "tRuE", ... (pyarrow's true_values are exact matches)
+_FALSE = _every_case("false")
 _NEVER_A_TIMESTAMP = "\x00never\x00%Y"  # a strptime format no CSV field matches: turns timestamp inference off
 _NO_DEFAULT = object()
 
@@ -341,18 +350,159 @@ def _read_with_arrow(source: Any, options: dict) -> Any:
             if arrow_type is not None:
                 column_types[label_to_field[lab]] = arrow_type
 
-    def convert(types: dict) -> Any:
+    def convert(types: dict, fields: list | None = None) -> Any:
         return pacsv.ConvertOptions(column_types=types, null_values=na, true_values=true_values,
                                     false_values=false_values, strings_can_be_null=bool(na),
                                     quoted_strings_can_be_null=bool(na), timestamp_parsers=[_NEVER_A_TIMESTAMP],
-                                    include_columns=[label_to_field[lab] for lab in selected])  # fmt: skip
+                                    include_columns=fields if fields is not None else
+                                    [label_to_field[lab] for lab in selected])  # fmt: skip
 
     table = _arrow_read(source, ropts, parse, convert(column_types), o["nrows"], requested, label_to_field)
-    retyped = {f.name: pa.string() for f in table.schema if pa.types.is_time(f.type)}
-    if retyped:  # "10:00" was inferred as a time of day: pandas keeps the text
+    retyped = {f.name: pa.string() for f in table.schema if pa.types.is_time(f.type) or pa.types.is_timestamp(f.type)}
+    if retyped:  # "10:00" was inferred as a time of day (or an empty quoted field as a timestamp): pandas keeps text
         table = _arrow_read(source, ropts, parse, convert({**column_types, **retyped}), o["nrows"], requested,
                             label_to_field)  # fmt: skip
+    if len(file_names) == 1:
+        _refuse_whitespace_lines(table, file_names, header is not None and names is None, sep)
+    inferred = [label_to_field[lab] for lab in selected if lab not in requested and lab not in date_labels]
+    table = _infer_as_pandas(table, inferred, requested, label_to_field,
+                             lambda types: _arrow_read(source, ropts, parse, convert(types, list(types)), o["nrows"],
+                                                       {}, {}))  # fmt: skip
+    numeric_na = _numbers_among(o["na_values"]) if o["na_filter"] else []
+    if numeric_na:
+        table = _mask_numeric_na(table, inferred, numeric_na)
     return _frame_from_csv_table(table, selected, label_to_field, requested, date_labels, o, unnamed)
+
+
+def _refuse_whitespace_lines(table: pa.Table, file_names: list, header_from_file: bool, sep: str) -> None:
+    """pandas skips lines of spaces and tabs (``skip_blank_lines``); pyarrow skips only empty ones.
+
+    In a file of several columns such a line has too few fields, which pyarrow rejects (pandas then reads the
+    file); in a file of one column it becomes a row (or the header) of blanks: hand the file to pandas.
+    """
+    import pyarrow.compute as pc
+
+    blanks = "".join(ch for ch in " \t" if ch != sep)
+    if not blanks:
+        return
+    pattern = f"^[{blanks}]+$".replace("\t", "\\t")
+    if header_from_file and re.fullmatch(pattern, file_names[0]):
+        raise _Fallback("a line of blanks before the header (pandas skips it)")
+    if table.num_columns == 1 and pa.types.is_string(table.schema.field(0).type):
+        if pc.any(pc.match_substring_regex(table.column(0), pattern)).as_py():
+            raise _Fallback("lines of blanks (pandas skips them)")
+
+
+def _numbers_among(na_values: Any) -> list[float]:
+    """The user's missing-value strings that are numbers: pandas treats any field of that *value* as missing."""
+    if na_values is None or isinstance(na_values, dict):
+        return []
+    numbers = []
+    for value in [na_values] if isinstance(na_values, str | int | float) else list(na_values):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            continue
+        if not np.isnan(number):
+            numbers.append(number)
+    return numbers
+
+
+def _mask_numeric_na(table: pa.Table, inferred: list, numbers: list[float]) -> pa.Table:
+    """Float fields equal to a numeric ``na_values`` entry become missing (``" 1"``, ``"1.0"`` for ``"1"``).
+
+    pyarrow matches missing-value strings exactly; pandas also compares each number of a column it parses as
+    floats with the numeric entries (not in integer columns, even those that become float64 for a missing value).
+    """
+    import pyarrow.compute as pc
+
+    value_set = pa.array(numbers, type=pa.float64())
+    for field in inferred:
+        array = table.column(field)
+        if not pa.types.is_floating(array.type):
+            continue  # pandas compares numbers only in columns it parses as floats (not ints with missing values)
+        hit = pc.is_in(array.cast(pa.float64(), safe=False), value_set=value_set)
+        if pc.any(hit).as_py():
+            masked = pc.if_else(hit, pa.scalar(None, array.type), array)
+            table = table.set_column(table.schema.get_field_index(field), field, masked)
+    return table
+
+
+_INTEGER_TEXT = r"^[ \t]*[+-]?[0-9]+[ \t]*$"
+
+
+def _float_scan(array: pa.ChunkedArray) -> tuple[bool, float, bool]:
+    """(any NaN, largest finite magnitude, every value an integer and none missing) of a float column.
+
+    One pass of NumPy reductions over each chunk's values (pyarrow's own kernels are several times slower here).
+    """
+    has_nan, largest, integral = False, 0.0, array.null_count == 0
+    for chunk in array.chunks:
+        if chunk.null_count == len(chunk):
+            continue  # every value missing (or no rows)
+        values = (chunk.fill_null(0.0) if chunk.null_count else chunk).to_numpy(zero_copy_only=False)
+        if len(values) == 0:
+            continue
+        high, low = values.max(), values.min()  # NaN propagates through both
+        if np.isnan(high):
+            return True, largest, False
+        if np.isinf(high) or np.isinf(low):
+            integral = False  # pandas reads "inf" as a float: the column is float whatever the rest is
+            finite = values[np.isfinite(values)]
+            high, low = (finite.max(), finite.min()) if finite.size else (0.0, 0.0)
+        largest = max(largest, abs(float(high)), abs(float(low)))
+        if integral:
+            head = values[:256]
+            integral = bool((head == np.trunc(head)).all()) and bool((values == np.trunc(values)).all())
+    return has_nan, largest, integral
+
+
+def _infer_as_pandas(table: pa.Table, inferred: list, requested: dict, label_to_field: dict, reread: Any) -> pa.Table:
+    """Float columns where pyarrow's inference differs from pandas' C parser, corrected.
+
+    * A NaN in a column pyarrow inferred as float came from a spelling that is not a missing value here (``NAN``,
+      ``+nan``; or ``nan`` itself with ``keep_default_na=False`` / ``na_filter=False``): pandas' float parser does
+      not read NaN spellings, so pandas keeps the column as text; a requested float dtype cannot hold it.
+    * pyarrow's integer parser refuses a leading ``+`` (``+5``), pandas' accepts it: a float column of integral
+      values with none missing is read again as text, and becomes int64 when every field is an integer's text.
+    * Integers beyond int64 (inferred as float by pyarrow): pandas reads them as uint64 or text -> pandas' parser.
+
+    ``reread(column_types)`` reads the file again with those types. Only columns that fail a check cost a re-read.
+    """
+    import pyarrow.compute as pc
+
+    as_text: dict[str, Any] = {}
+    maybe_int: list[str] = []
+    for field in inferred:
+        array = table.column(field)
+        if not pa.types.is_floating(array.type) or array.null_count == len(array):
+            continue
+        has_nan, largest, integral = _float_scan(array)
+        if has_nan:
+            as_text[field] = pa.string()
+        elif largest >= 2.0**63:
+            raise _Fallback("integers beyond int64 (pandas reads them as uint64 or text)")
+        elif integral:
+            maybe_int.append(field)
+    for label, wanted in requested.items():
+        field = label_to_field.get(label)
+        if field is None or field not in table.schema.names or not pa.types.is_floating(table.schema.field(field).type):
+            continue
+        if _float_scan(table.column(field))[0]:
+            raise ValueError(f"cannot safely convert passed user dtype of {wanted} for text data in column "
+                             f"{label!r}: a NaN spelling that is not a missing value here")  # fmt: skip
+    if not as_text and not maybe_int:
+        return table
+    text = reread({**{f: pa.string() for f in maybe_int}, **as_text})
+    for field in as_text:
+        table = table.set_column(table.schema.get_field_index(field), field, text.column(field))
+    for field in maybe_int:
+        column = text.column(field)
+        if not pc.all(pc.match_substring_regex(column, _INTEGER_TEXT)).as_py():
+            continue  # "5.0", "1e3": pandas reads floats too
+        digits = pc.replace_substring_regex(pc.utf8_trim(column, " \t"), r"^\+", "")
+        table = table.set_column(table.schema.get_field_index(field), field, pc.cast(digits, pa.int64()))
+    return table
 
 
 _ARROW_OPTIONS = {
@@ -387,12 +537,51 @@ def _arrow_read(source: Any, ropts: Any, parse: Any, convert: Any, nrows: int | 
                 break
             batches.append(batch)
             count += batch.num_rows
-        return pa.Table.from_batches(batches, schema=reader.schema).slice(0, nrows)
+        table = pa.Table.from_batches(batches, schema=reader.schema)
+        if count > nrows:
+            _refuse_types_from_later_rows(table, nrows, convert)
+        return table.slice(0, nrows)
     except pa.ArrowInvalid as exc:
         message = str(exc)
         if "conversion error" in message and requested:
             _raise_conversion_error(source, ropts, parse, convert, message, requested, label_to_field)
         raise _Fallback(f"pyarrow rejected the file ({message.splitlines()[0]})") from exc
+
+
+def _refuse_types_from_later_rows(table: pa.Table, nrows: int, convert: Any) -> None:
+    """pandas infers a column's type from the ``nrows`` rows it reads; pyarrow from the whole block it parsed.
+
+    A row after ``nrows`` can only widen a type (int -> float -> text): when the first ``nrows`` values of an
+    inferred float or text column would fit a narrower type, hand the file to pandas (which reads only ``nrows``
+    rows, so the cost is that of the rows asked for).
+    """
+    import pyarrow.compute as pc
+
+    words = set(convert.true_values) | set(convert.false_values)
+    for field in table.schema:
+        if field.name in convert.column_types:
+            continue  # a requested type: nothing inferred
+        head = table.column(field.name).slice(0, nrows)
+        if head.null_count == len(head):
+            narrower = len(head) < table.num_rows and table.column(field.name).null_count < table.num_rows
+        elif pa.types.is_floating(field.type):
+            values = head.drop_null().to_numpy()
+            narrower = bool(np.isfinite(values).all() and (values == np.trunc(values)).all())
+        elif pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
+            values = pc.utf8_trim_whitespace(head.drop_null())
+            narrower = pc.all(pc.is_in(values, pa.array(sorted(words)))).as_py() or _all_numbers(values)
+        else:
+            narrower = False
+        if narrower:
+            raise _Fallback("nrows: pyarrow inferred a type from rows after the ones asked for")
+
+
+def _all_numbers(values: Any) -> bool:
+    try:
+        values.cast(pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return False
+    return True
 
 
 def _raise_conversion_error(source: Any, ropts: Any, parse: Any, convert: Any, message: str, requested: dict,
@@ -423,8 +612,6 @@ def _raise_conversion_error(source: Any, ropts: Any, parse: Any, convert: Any, m
 
 def _frame_from_csv_table(table: pa.Table, selected: list, label_to_field: dict, requested: dict,
                           date_labels: list, o: dict, unnamed: set) -> Any:  # fmt: skip
-    import pyarrow.compute as pc
-
     from riptide.core.ops.cast import astype
     from riptide.frame.dataframe import DataFrame
     from riptide.frame.index import default_index
@@ -437,10 +624,6 @@ def _frame_from_csv_table(table: pa.Table, selected: list, label_to_field: dict,
         if pa.types.is_date32(typ) and lab not in date_labels:
             array = array.cast(pa.string())  # pandas keeps undeclared dates as text; date32 came from YYYY-MM-DD
             typ = array.type
-        if pa.types.is_floating(typ) and lab not in requested and array.null_count < len(array):
-            largest = pc.max(pc.abs(pc.if_else(pc.is_finite(array), array, 0.0))).as_py()
-            if largest is not None and largest >= 2.0**63:
-                raise _Fallback("integers beyond int64 (pandas reads them as uint64 or text)")
         target = _pandas_target(typ)
         if lab in requested:
             wanted = requested[lab]

@@ -304,7 +304,8 @@ def _options(o: dict) -> tuple[int, int | None]:
         "skip_blank_lines": not o["skip_blank_lines"],
         "skiprows": o["skiprows"] is not None and not isinstance(o["skiprows"], int | np.integer),
         "header": not (o["header"] in ("infer", None) or isinstance(o["header"], int | np.integer)),
-        "na_values": isinstance(o["na_values"], dict),
+        # a number among na_values also hides its other spellings in float columns (" 1", "1.0"): pyarrow path
+        "na_values": isinstance(o["na_values"], dict) or _has_numeric_na(o["na_values"]),
         "encoding": o["encoding"] is not None and o["encoding"].lower().replace("_", "-") not in ("utf-8", "utf8"),
         "parse_dates": o["parse_dates"] is True or isinstance(o["parse_dates"], dict),
         "date_format": isinstance(o["date_format"], dict),
@@ -505,8 +506,28 @@ def _na_words(o: dict) -> list[bytes]:
     return sorted({w.encode("utf-8") for w in words})
 
 
-_TRUE_WORDS = [b"True", b"TRUE", b"true"]
-_FALSE_WORDS = [b"False", b"FALSE", b"false"]
+def _has_numeric_na(na_values: Any) -> bool:
+    if na_values is None or isinstance(na_values, dict):
+        return False
+    for value in [na_values] if isinstance(na_values, str) else list(na_values):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            continue
+        return True
+    return False
+
+
+def _every_case(word: str) -> list[bytes]:
+    """``word`` in every mix of upper and lower case: pandas reads ``tRuE`` as True."""
+    spellings = [""]
+    for ch in word:
+        spellings = [s + c for s in spellings for c in {ch.lower(), ch.upper()}]
+    return sorted(w.encode("ascii") for w in spellings)
+
+
+_TRUE_WORDS = _every_case("true")
+_FALSE_WORDS = _every_case("false")
 
 
 def _numeric(data: Any) -> Any:

@@ -7,22 +7,83 @@ lists, ORed, or a ``pyarrow.compute`` expression). A directory is read as a data
 (``year=2024/``); a glob or a list names several files, read as one table. The table becomes a frame with
 pandas' dtypes in :mod:`riptide.io._arrow`.
 
+Overlap (issue 5, part 3). A local file of several row groups, read whole (no ``filters``) and without
+categorical columns, is read in pieces of about ``PIECE_BYTES`` of decoded data: one background thread decodes
+piece *k+1* (pyarrow, itself multithreaded; the GIL is released) while the main thread copies piece *k*'s columns
+to the device (pinned, staged copies in :mod:`riptide._transfer`); the pieces of each column are concatenated on the
+device at the end (:func:`riptide.io._arrow.frame_from_pieces`), so the result is the one the whole-table path
+gives. This is the default on the GPU (``PIPELINE = "auto"``); on the CPU the "copy" is a view, and the
+concatenation would only add work, so the whole table is read at once (tests force the pieces with
+``PIPELINE = True``). Files with categorical columns, ``filters=``, directories, globs, URLs and file objects take
+the whole-table path.
+
 Writing builds the Arrow table from the columns with pandas' metadata (so pandas reads the file back with the same
 dtypes and index) and writes it to a temporary file that replaces the target only once complete. Categorical
-columns are written as Arrow dictionaries.
+columns are written as Arrow dictionaries. Writing overlaps too: the frame is cut into row ranges of
+``row_group_size`` rows (default ``WRITE_ROWS``); while a background thread has pyarrow encode and write range *k*
+(one row group each), the main thread copies range *k+1*'s columns device -> host. The schema (and pandas
+metadata) is that of the whole frame, so the file is the one a single ``write_table`` call would write, cut into
+the same row groups.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
+import os
+from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
 
+from riptide import _device
 from riptide.io import _files
-from riptide.io._arrow import frame_from_table, table_from_frame
+from riptide.io._arrow import frame_from_pieces, frame_from_table, table_from_frame, table_schema
 
 __all__ = ["read_parquet", "to_parquet"]
+
+PIPELINE: Any = "auto"  # read and write in overlapped pieces: "auto" on the GPU only; True / False: always / never
+PIECE_BYTES = 128 << 20  # decoded bytes per piece read (row groups are gathered up to this size)
+WRITE_ROWS = 1 << 20  # rows per row group (and per overlapped piece) when writing, as pyarrow's default
+
+
+def _pipelined() -> bool:
+    return _device.is_gpu() if PIPELINE == "auto" else bool(PIPELINE)
+
+
+def _pieces_of(pf: Any, columns: Any) -> list[list[int]] | None:
+    """Row groups gathered into pieces of about ``PIECE_BYTES``; None when overlap cannot pay (or is not safe)."""
+    metadata = pf.metadata
+    schema = pf.schema_arrow
+    if metadata.num_row_groups < 2 or any(pa.types.is_dictionary(f.type) for f in schema):
+        return None
+    index_columns = (schema.pandas_metadata or {}).get("index_columns", [])
+    if sum(isinstance(e, str) for e in index_columns) > 1:
+        return None  # a MultiIndex is built on the host
+    pieces: list[list[int]] = [[]]
+    size = 0
+    for i in range(metadata.num_row_groups):
+        if size >= PIECE_BYTES:
+            pieces.append([])
+            size = 0
+        pieces[-1].append(i)
+        size += metadata.row_group(i).total_byte_size
+    return pieces if len(pieces) > 1 else None
+
+
+def _read_pieces(pf: Any, pieces: list[list[int]], columns: Any) -> Iterator[pa.Table]:
+    """The pieces' tables in order; piece k+1 is decoded in a background thread while piece k is consumed."""
+    names = None if columns is None else list(columns)
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="riptide-parquet") as pool:
+        def decode(groups: list[int]) -> pa.Table:
+            return pf.read_row_groups(groups, columns=names, use_threads=True, use_pandas_metadata=True)
+
+        ahead = pool.submit(decode, pieces[0])
+        for k in range(len(pieces)):
+            table = ahead.result()
+            if k + 1 < len(pieces):
+                ahead = pool.submit(decode, pieces[k + 1])
+            yield table
 
 
 def _filesystem_for(path: Any, storage_options: dict | None) -> tuple[Any, Any]:
@@ -74,8 +135,30 @@ def read_parquet(path: Any, engine: str = "auto", columns: list | None = None, s
         raise ValueError(f"riptide reads Parquet with pyarrow; engine={engine!r} is not supported")
     if kwargs.pop("dtype_backend", None) is not None:
         raise NotImplementedError("riptide reads Parquet with pandas' default dtypes; dtype_backend is not supported")
+    path = _files.stringify_path(path)
+    if (_pipelined() and filters is None and not kwargs and isinstance(path, str) and not _files.is_url(path)
+            and os.path.isfile(path)):  # fmt: skip
+        frame = _read_overlapped(path, columns)
+        if frame is not None:
+            return frame
     table = read_arrow_table(path, columns, filters, storage_options, **kwargs)
     return frame_from_table(table)
+
+
+def _read_overlapped(path: str, columns: Any) -> Any:
+    """The frame of a local file, decoded and moved to the device piece by piece; None: read it whole instead."""
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(path)
+        pieces = _pieces_of(pf, columns)
+        if pieces is None:
+            return None
+        return frame_from_pieces(_read_pieces(pf, pieces, columns))
+    except (pa.ArrowInvalid, OSError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise type(exc)(f"could not read Parquet file {path!r}: {exc}") from exc
 
 
 def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: str | None = "snappy",
@@ -87,8 +170,11 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
     if engine not in ("auto", "pyarrow"):
         raise ValueError(f"riptide writes Parquet with pyarrow; engine={engine!r} is not supported")
     _check_labels(frame)
-    table = table_from_frame(frame, index)
     path = _files.stringify_path(path)
+    overlapped = _pipelined() and partition_cols is None and path is not None and len(frame) > WRITE_ROWS
+    # (the schema and metadata are checked, and the table built, here even when written in pieces: errors surface
+    # before the target is touched)
+    table = table_from_frame(frame, index) if not overlapped else table_schema(frame, index).empty_table()
     if partition_cols is not None:
         if path is None or _files.is_file_like(path):
             raise ValueError("partition_cols needs a directory path")
@@ -101,8 +187,30 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
         pq.write_table(table, buffer, compression=compression, **kwargs)
         return buffer.getvalue()
     with _files.atomic_target(path) as sink:
-        pq.write_table(table, sink, compression=compression, **kwargs)
+        if overlapped:
+            _write_overlapped(frame, index, sink, compression, kwargs.pop("row_group_size", None) or WRITE_ROWS,
+                              **kwargs)  # fmt: skip
+        else:
+            pq.write_table(table, sink, compression=compression, **kwargs)
     return None
+
+
+def _write_overlapped(frame: Any, index: bool | None, sink: Any, compression: Any, rows: int, **kwargs: Any) -> None:
+    """Write ``frame`` in row groups of ``rows``: range k+1 is copied to the host while pyarrow writes range k."""
+    import pyarrow.parquet as pq
+
+    schema = table_schema(frame, index)
+    n = len(frame)
+    with pq.ParquetWriter(sink, schema, compression=compression, **kwargs) as writer, \
+            concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="riptide-parquet") as pool:  # fmt: skip
+        writing = None
+        for lo in range(0, max(n, 1), rows):
+            table = table_from_frame(frame, index, rows=(lo, min(lo + rows, n)), schema=schema)
+            if writing is not None:
+                writing.result()
+            writing = pool.submit(writer.write_table, table, row_group_size=rows)
+        if writing is not None:
+            writing.result()
 
 
 def _check_labels(frame: Any) -> None:

@@ -49,12 +49,9 @@ def read_device(raw: bytes | str, **kwargs):
 
 
 # Files on which riptide's pyarrow path (riptide/io/csv.py) differs from pandas, and the device parser does not
-# (reported to the lead; the device result is compared with pandas only).
-ARROW_PATH_DEVIATES = {
-    "a,b\n007,+5\n-01,0\n": "pyarrow infers '+5' as float64",
-    "a\n1\n \t\n2\n  \n": "pyarrow keeps whitespace-only lines as rows",
-    "a,b\nnan,1\n1,2\n": "keep_default_na=False: pyarrow still reads 'nan' as a float NaN",
-}
+# (the device result is then compared with pandas only). Empty: '+5', lines of blanks and 'nan' without the default
+# missing values now read as pandas reads them on both paths (tests/io/test_csv_differential.py).
+ARROW_PATH_DEVIATES: dict[str, str] = {}
 
 
 def assert_device_matches(raw: bytes | str, engine_used: str = "device", **kwargs):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 
 import riptide as rt
-from tests.conftest import ALL_DTYPES, frame_st
+from tests.conftest import ALL_DTYPES, documented, frame_st
 
 
 def _no_empty_categories(pdf) -> bool:
@@ -188,3 +188,112 @@ def test_duplicate_labels_refused(tmp_path):
     # labels 1 and "1" are distinct in a frame but the same Parquet column name
     with pytest.raises(ValueError, match="Duplicate column names"):
         rt.DataFrame({1: [1], "1": [2]}).to_parquet(tmp_path / "d.parquet")
+
+
+# --------------------------------------------------------------------------- overlapped pieces (issue 5, part 3)
+
+
+@pytest.fixture
+def pieces(monkeypatch):
+    """Force the overlapped reader and writer (the GPU default) with tiny pieces, on any machine."""
+    import riptide.io.parquet as parquet
+
+    monkeypatch.setattr(parquet, "PIPELINE", True)
+    monkeypatch.setattr(parquet, "PIECE_BYTES", 1)  # every row group its own piece
+    monkeypatch.setattr(parquet, "WRITE_ROWS", 7)
+    return parquet
+
+
+def _spy_pieces(monkeypatch, parquet):
+    counts = []
+    original = parquet.frame_from_pieces
+
+    def spy(tables, *args, **kwargs):
+        tables = list(tables)
+        counts.append(len(tables))
+        return original(iter(tables), *args, **kwargs)
+
+    monkeypatch.setattr(parquet, "frame_from_pieces", spy)
+    return counts
+
+
+@settings(max_examples=15, deadline=None)
+@given(frame_st(dtypes=[d for d in ALL_DTYPES if d != "category"], max_cols=4, max_size=40))
+def test_pieces_read_as_the_whole_table(tmp_path_factory, pdf):
+    import riptide.io.parquet as parquet
+
+    path = tmp_path_factory.mktemp("pq") / "t.parquet"
+    pdf.to_parquet(path, row_group_size=3)
+    expected = pd.read_parquet(path)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parquet, "PIPELINE", True)
+        mp.setattr(parquet, "PIECE_BYTES", 1)
+        counts = _spy_pieces(mp, parquet)
+        got = rt.read_parquet(path)
+    if len(pdf) > 3 and len(pdf.columns):
+        assert counts == [pq.ParquetFile(path).metadata.num_row_groups]
+    pd.testing.assert_frame_equal(got.to_pandas(), expected)
+
+
+def test_pieces_nulls_in_a_later_piece_decide_the_dtype(tmp_path, pieces, monkeypatch):
+    # int64 in the first row group, a missing value in the last: the whole column is float64, as pandas reads it
+    table = pa.table({"a": pa.array([1, 2, 3, 4, None], pa.int64()), "b": pa.array([True, False, True, True, None]),
+                      "s": pa.array(["x", "y", None, "zz", "é"])})  # fmt: skip
+    pq.write_table(table, tmp_path / "t.parquet", row_group_size=2)
+    counts = _spy_pieces(monkeypatch, pieces)
+    got = rt.read_parquet(tmp_path / "t.parquet", columns=["a", "b", "s"])
+    assert counts == [3]
+    pd.testing.assert_frame_equal(got.to_pandas(), documented(pd.read_parquet(tmp_path / "t.parquet")))
+
+
+def test_pieces_keep_index_and_columns(tmp_path, pieces, monkeypatch):
+    pdf = pd.DataFrame({"a": range(20), "b": np.arange(20) * 0.5}, index=pd.Index(np.arange(20) * 3, name="k"))
+    pdf.to_parquet(tmp_path / "t.parquet", row_group_size=6)
+    counts = _spy_pieces(monkeypatch, pieces)
+    for columns in (None, ["b"]):
+        got = rt.read_parquet(tmp_path / "t.parquet", columns=columns)
+        pd.testing.assert_frame_equal(got.to_pandas(), pd.read_parquet(tmp_path / "t.parquet", columns=columns))
+    assert counts == [4, 4]
+
+
+def test_pieces_decline_categoricals_and_filters(tmp_path, pieces, monkeypatch):
+    pdf = pd.DataFrame({"c": pd.Categorical(list("abcabcabca")), "v": range(10)})
+    pdf.to_parquet(tmp_path / "t.parquet", row_group_size=3)
+    counts = _spy_pieces(monkeypatch, pieces)
+    pd.testing.assert_frame_equal(rt.read_parquet(tmp_path / "t.parquet").to_pandas(),
+                                  pd.read_parquet(tmp_path / "t.parquet"))  # fmt: skip
+    pdf[["v"]].to_parquet(tmp_path / "v.parquet", row_group_size=3)
+    got = rt.read_parquet(tmp_path / "v.parquet", filters=[("v", ">", 4)])
+    pd.testing.assert_frame_equal(got.to_pandas(), pd.read_parquet(tmp_path / "v.parquet", filters=[("v", ">", 4)]))
+    assert counts == []
+
+
+def test_pieces_corrupt_file_names_it(tmp_path, pieces):
+    pd.DataFrame({"a": range(100)}).to_parquet(tmp_path / "t.parquet", row_group_size=10)
+    data = (tmp_path / "t.parquet").read_bytes()
+    (tmp_path / "bad.parquet").write_bytes(data[:40] + b"\x00" * 200 + data[240:])
+    with pytest.raises((OSError, pa.ArrowInvalid), match="bad.parquet"):
+        rt.read_parquet(tmp_path / "bad.parquet")
+
+
+@pytest.mark.parametrize("index", [None, True, False])
+def test_pieces_written_equal_one_write(tmp_path, pieces, index):
+    pdf = pd.DataFrame({"i": np.arange(30), "f": np.linspace(0, 1, 30), "s": [f"s{i % 4}" for i in range(30)],
+                        "c": pd.Categorical([f"k{i % 3}" for i in range(30)]),
+                        "t": pd.date_range("2020", periods=30, freq="h", tz="UTC")},
+                       index=pd.RangeIndex(5, 95, 3))  # fmt: skip
+    frame = rt.from_pandas(pdf)
+    frame.to_parquet(tmp_path / "rt.parquet", index=index)
+    pdf.to_parquet(tmp_path / "pd.parquet", index=index, row_group_size=7)
+    assert pq.ParquetFile(tmp_path / "rt.parquet").metadata.num_row_groups == 5
+    assert pq.read_schema(tmp_path / "rt.parquet") == pq.read_schema(tmp_path / "pd.parquet")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "rt.parquet"), pd.read_parquet(tmp_path / "pd.parquet"))
+    pd.testing.assert_frame_equal(rt.read_parquet(tmp_path / "rt.parquet").to_pandas(),
+                                  pd.read_parquet(tmp_path / "pd.parquet"))  # fmt: skip
+
+
+def test_pieces_written_with_an_index_column(tmp_path, pieces):
+    pdf = pd.DataFrame({"v": np.arange(16.0)}, index=pd.Index([f"r{i}" for i in range(16)], name="name"))
+    rt.from_pandas(pdf).to_parquet(tmp_path / "t.parquet")
+    assert pq.ParquetFile(tmp_path / "t.parquet").metadata.num_row_groups == 3
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "t.parquet"), pdf)
