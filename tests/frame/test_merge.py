@@ -193,7 +193,28 @@ KEY_GROUPS = [
 def test_keys_of_different_dtypes_are_cast_as_pandas_casts_them(data, group, sort):
     left, right = _mixed_pair(data.draw, group)
     for how in ["inner", "left", "right", "outer"]:
+        if sort and how == "left" and _pandas_takes_codes_for_sorted(left["k"], right["k"]):
+            _check_left_join_sorted_by_value(left, right)
+            continue
         merge_both(left, right, on="k", how=how, sort=sort)
+
+
+def _pandas_takes_codes_for_sorted(lk: pd.Series, rk: pd.Series) -> bool:
+    """pandas 3.1 skips sorting a left join whose unique categorical left key has increasing codes, against a key
+    of another dtype or categories: it reads increasing codes as sorted values (['b', 'a'] with categories
+    ['b', 'a'] stays in that order). riptide sorts by value."""
+    if not isinstance(lk.dtype, pd.CategoricalDtype) or lk.dtype == rk.dtype or not lk.is_unique:
+        return False
+    codes = lk.cat.codes
+    values = lk.dropna().astype(str).tolist()
+    return bool(codes.is_monotonic_increasing) and values != sorted(values)
+
+
+def _check_left_join_sorted_by_value(left: pd.DataFrame, right: pd.DataFrame) -> None:
+    got = rt.merge(rt.from_pandas(left), rt.from_pandas(right), on="k", how="left", sort=True).to_pandas()
+    expected = pd.merge(left, right, on="k", how="left", sort=False)
+    expected = expected.sort_values("k", kind="stable", na_position="last").reset_index(drop=True)
+    pdt.assert_frame_equal(got, expected, check_dtype=False)
 
 
 @settings(max_examples=25)
