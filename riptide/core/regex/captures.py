@@ -56,6 +56,7 @@ from riptide.core.regex import dfa as _dfa
 from riptide.core.regex import nfa as _nfa
 from riptide.core.regex import ops as _ops
 from riptide.core.regex import parse as _parse
+from riptide.core.regex import match
 from riptide.core.regex.match import _is_numpy, _kinds_before, _launch, _symbols
 from riptide.core.regex.parse import BOUND, FINAL_NL, KINDS, Unsupported
 
@@ -290,24 +291,9 @@ def _captures_chunk(chars: Any, offsets: Any, rows: Any, starts: Any, ends: Any,
     return out
 
 
-_CAPTURES = r"""
-typedef long long i64;
-#define BOUND 0
-#define FINAL_NL 2
+# the byte and boundary helpers are the span kernels' (match._PRELUDE); the Pike VM follows them
+_CAPTURES = match._PRELUDE + r"""
 #define N_KINDS 5
-
-__device__ __forceinline__ int symbol_at(const unsigned char* chars, const int* bytemap, i64 p, i64 e,
-                                         int final_nl, int eot) {
-    if (p >= e) return eot;
-    const unsigned char c = chars[p];
-    return (c == 10 && p == e - 1) ? final_nl : bytemap[c];
-}
-
-__device__ __forceinline__ int kind_before(const unsigned char* chars, const int* kindmap, i64 p, i64 b, i64 e) {
-    if (p <= b) return BOUND;
-    const unsigned char c = chars[p - 1];
-    return (c == 10 && p - 1 == e - 1) ? FINAL_NL : kindmap[c];
-}
 
 extern "C" __global__ void regex_captures(const i64* __restrict__ offsets, const unsigned char* __restrict__ chars,
         const int* __restrict__ bytemap, const int* __restrict__ kindmap, const int* __restrict__ targets,
