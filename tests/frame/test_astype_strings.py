@@ -171,3 +171,29 @@ def test_frame_astype_mixes_directions() -> None:
     spec = {"a": "int32", "b": "str", "c": "str"}
     got = rt.DataFrame(df).astype(spec).to_pandas()
     pd.testing.assert_frame_equal(got, df.astype(spec))
+
+
+# --------------------------------------------------------------------------- datetimes to text, on the device
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seconds=st.lists(st.integers(-30_000_000_000, 200_000_000_000), max_size=12),
+    fraction=st.sampled_from([0, 500_000_000, 123_000_000, 1_000, 1, 86_399_000_000_000]),
+    unit=st.sampled_from(["s", "ms", "us", "ns"]),
+    midnights=st.booleans(),
+    with_nat=st.booleans(),
+)
+def test_datetimes_astype_str_match_pandas(seconds, fraction, unit, midnights, with_nat):
+    ns = np.array(seconds, dtype=np.int64) // 86_400 * 86_400 * 10**9 if midnights else (
+        np.array(seconds, dtype=np.int64) * 10**9 + fraction)  # fmt: skip
+    if unit == "ns":
+        ns = np.clip(ns, -(2**62), 2**62)
+    values = pd.Series(ns.astype("datetime64[ns]") if unit == "ns" else (ns // 10**9).astype("datetime64[s]"))
+    values = values.astype(f"datetime64[{unit}]") if unit != "ns" else values
+    if unit in ("ms", "us") and not midnights:  # keep the sub-second part the unit can hold
+        values = pd.Series((ns // (10**9 // {"ms": 10**3, "us": 10**6}[unit])).astype(f"datetime64[{unit}]"))
+    if with_nat and len(values):
+        values.iloc[0] = pd.NaT
+    got = rt.Series(values).astype(str)
+    assert_series_equal(got, values.astype(str))

@@ -120,10 +120,17 @@ def _to_categorical(column: Column, dtype: pd.CategoricalDtype) -> CategoricalCo
 def _to_strings(column: Column, dtype: Any) -> Column:
     from riptide.core.ops import format_number
 
-    # Integers and booleans are formatted on the device; floats (Python's shortest repr) and datetimes
-    # keep the host path.
+    # Integers, booleans and naive datetimes are formatted on the device; floats (Python's shortest repr),
+    # timedeltas and tz-aware datetimes keep the host path.
     if dtype == dtypes.STRING and format_number.can_format(column):
         return format_number.format_integers(column)
+    if dtype == dtypes.STRING and isinstance(column, NumericColumn) and isinstance(column.dtype, np.dtype) and (
+            column.dtype.kind == "M"):  # fmt: skip
+        from riptide.core.ops.format_datetime import iso_text
+
+        text = iso_text(column.data, dtypes.datetime_unit(column.dtype))
+        if text is not None:
+            return text
     return _through_host(column, dtype)
 
 

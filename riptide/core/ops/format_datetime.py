@@ -34,7 +34,7 @@ from riptide.core.column import StringColumn
 from riptide.core.kernels import segments
 from riptide.core.ops import datetime_fields as fields
 
-__all__ = ["DAY_NAMES", "MONTH_NAMES", "SUPPORTED", "format_wall", "names", "plan"]
+__all__ = ["DAY_NAMES", "MONTH_NAMES", "SUPPORTED", "format_wall", "iso_text", "names", "plan"]
 
 NAT = dtypes.NAT
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -146,6 +146,11 @@ def format_wall(wall: Any, unit: str, pieces: list[tuple[str, str]], zone: Any =
         if kind == "lit":
             made.append(_Lookup([text], xp.zeros(n, dtype=np.int64), xp))
             continue
+        if kind == "frac":  # the first `text` digits of the fraction of a second
+            width = int(text)
+            nanos = (ticks % fields.TICKS_PER_SECOND[unit]) * (1_000_000_000 // fields.TICKS_PER_SECOND[unit])
+            made.append(_Digits(nanos // 10 ** (9 - width), width, False, xp))
+            continue
         if text in _DIGITS:
             if text == "Y":
                 value = field("year")
@@ -188,8 +193,41 @@ def format_wall(wall: Any, unit: str, pieces: list[tuple[str, str]], zone: Any =
     return _assemble(made, valid, n, xp)
 
 
+def iso_text(wall: Any, unit: str) -> StringColumn | None:
+    """pandas' ``astype(str)`` of naive datetimes: one layout for the whole column, the shortest that shows every
+    value exactly — ``YYYY-MM-DD`` when every value is a midnight, else ``YYYY-MM-DD HH:MM:SS`` with 3, 6 or 9
+    fraction digits as the finest value needs. None for years outside 1-9999 (the caller asks pandas).
+
+    >>> import numpy as np
+    >>> iso_text(np.array([0, 86_400_500, NAT]), "ms").to_pandas_array().tolist()
+    ['1970-01-01 00:00:00.000', '1970-01-02 00:00:00.500', nan]
+    """
+    xp = _device.namespace_of(wall)
+    valid = wall != NAT
+    ticks = xp.where(valid, wall, 0)
+    per_second = fields.TICKS_PER_SECOND[unit]
+    nanos = (ticks % per_second) * (1_000_000_000 // per_second)
+    lowest, highest = (int(np.datetime64(t, unit).astype(np.int64)) for t in ("0001-01-01", "9999-12-31T23:59:59"))
+    checks = [valid & ((ticks < lowest) | (ticks > highest)), valid & (ticks % (86_400 * per_second) != 0),
+              valid & (nanos % 1_000_000 != 0), valid & (nanos % 1_000 != 0), valid & (nanos != 0)]  # fmt: skip
+    # one scalar read: the layout is decided by the whole column
+    out_of_range, any_time, micro, nano_digits, any_fraction = (
+        bool(v) for v in _device.to_host(xp.stack([c.any() for c in checks])))
+    if out_of_range:
+        return None
+    if not any_time:
+        return format_wall(wall, unit, plan("%Y-%m-%d")[0])
+    pieces = plan("%Y-%m-%d %H:%M:%S")[0]
+    if any_fraction:
+        width = 9 if nano_digits else (6 if micro else 3)
+        pieces += [("lit", "."), ("frac", str(width))]
+    return format_wall(wall, unit, pieces)
+
+
 def _assemble(made: list[Any], valid: Any, n: int, xp: Any) -> StringColumn:
     """Concatenate the pieces row by row: lengths, one cumsum, one scatter per piece."""
+    if xp is np and len(made) == 1 and isinstance(made[0], _Lookup):
+        return _lookup_host(made[0], valid)
     lengths = [xp.where(valid, piece.lengths(), 0).astype(np.int64) for piece in made]
     total = xp.zeros(n, dtype=np.int64)
     for length in lengths:
@@ -208,6 +246,18 @@ def _assemble(made: list[Any], valid: Any, n: int, xp: Any) -> StringColumn:
             chars[before[rows] + k] = piece.bytes_at(rows, k)
         before = before + length
     # one scalar read: a column without missing rows carries no mask
+    mask = None if bool(valid.all()) else valid
+    return StringColumn(offsets, chars, mask)
+
+
+def _lookup_host(piece: _Lookup, valid: Any) -> StringColumn:
+    """A format that is one table lookup (``day_name``, ``month_name``), on NumPy: Arrow's binary take of the
+    table's strings by row (a CPU-specific fast path, see :func:`~riptide.core.kernels.segments.take_pieces_host`),
+    with an empty entry for missing rows. The same offsets and bytes as the per-byte scatter."""
+    cuts = np.concatenate([piece.starts_table, piece.starts_table[-1:] + piece.lengths_table[-1:]])
+    cuts = np.concatenate([cuts, cuts[-1:]])  # the empty entry
+    empty = cuts.shape[0] - 2
+    offsets, chars = segments.take_pieces_host(piece.chars, cuts, np.where(valid, piece.index, empty))
     mask = None if bool(valid.all()) else valid
     return StringColumn(offsets, chars, mask)
 
