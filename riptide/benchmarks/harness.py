@@ -66,8 +66,8 @@ __all__ = [
     "run_bench",
 ]
 
-LIBRARIES = ("riptide", "pandas", "polars")
-PEERS = ("pandas", "polars")
+LIBRARIES = ("riptide", "pandas", "polars", "sklearn")
+PEERS = ("pandas", "polars", "sklearn")  # a case runs the peers it has a method for (sklearn: the ml cases)
 GPU_ROWS = 100_000_000
 CPU_ROWS = 10_000_000
 CHECK_ROWS = 100_000  # the largest size --check compares riptide with pandas at
@@ -555,7 +555,7 @@ def run_bench(
     gpu = _device.is_gpu()
     rows = rows if rows is not None else (GPU_ROWS if gpu else CPU_ROWS)
     ctx = Context(rows=rows, seed=seed, calls=calls, repeat=repeat)
-    peers = available_peers(peers)
+    peers = [p for p in available_peers(peers) if any(getattr(c, p, None) for c in cases)]  # a column if it runs
     info = _device.device_info()
 
     where = f"gpu ({info.get('gpu')})" if gpu else "cpu (NumPy)"
@@ -771,7 +771,8 @@ def _goal_text(ref: Reference | None) -> str:
     if ref is None:
         return ""
     parts = [fmt_seconds(ref.goal)] if ref.goal else []
-    parts += [f"{factor:g}x {'pd' if peer == 'pandas' else 'pl'}" for peer, factor in ref.min_speedup]
+    short = {"pandas": "pd", "polars": "pl", "sklearn": "sk"}
+    parts += [f"{factor:g}x {short.get(peer, peer)}" for peer, factor in ref.min_speedup]
     return ",".join(parts)
 
 
