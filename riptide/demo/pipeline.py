@@ -283,6 +283,51 @@ def describe(pd: ModuleType, t: Trips) -> None:
     t.describe = t.df[DESCRIBED].describe()
 
 
+# --- model ----------------------------------------------------------------------------------------------------
+
+
+def _ml(pd: ModuleType) -> ModuleType | None:
+    """The modelling library that goes with ``pd``: riptide.ml for riptide, scikit-learn for pandas; None when
+    scikit-learn is not installed (riptide.ml builds on it: ``pip install 'riptide[ml]'``)."""
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        return None
+    if pd.__name__ == "riptide":
+        import riptide.ml
+
+        return riptide.ml
+    import importlib
+
+    return importlib.import_module("sklearn")
+
+
+FARE_FEATURES = ["trip_distance", "duration_min", "passenger_count", "airport"]
+CLUSTERED = ["trip_distance", "duration_min", "fare_amount"]
+
+
+@step("model", stage="model")
+def model_fares(pd: ModuleType, t: Trips) -> None:
+    """Fit a fare model (LinearRegression) and cluster the trips (KMeans, k=4).
+
+    riptide.ml against scikit-learn on the same cleaned trips: R^2 of the fare model, KMeans inertia from a fixed
+    start. Skipped when scikit-learn is not installed.
+    """
+    ml = _ml(pd)
+    if ml is None:
+        return
+    import importlib
+
+    linear_model, cluster = (importlib.import_module(f"{ml.__name__}.{m}") for m in ("linear_model", "cluster"))
+    df = t.df
+    X = df[FARE_FEATURES].astype("float64")
+    fare = linear_model.LinearRegression().fit(X, df["fare_amount"])
+    t.summary["fare model R^2"] = float(fare.score(X, df["fare_amount"]))
+    start = np.array([[1.0, 8.0, 10.0], [3.0, 15.0, 18.0], [8.0, 25.0, 35.0], [18.0, 40.0, 60.0]])
+    kmeans = cluster.KMeans(n_clusters=4, init=start, n_init=1, max_iter=30).fit(df[CLUSTERED].astype("float64"))
+    t.summary["trip clusters inertia"] = float(kmeans.inertia_)
+
+
 # --- write ----------------------------------------------------------------------------------------------------
 
 
