@@ -69,10 +69,23 @@ class StringColumn(Column):
     # --- layout operations -------------------------------------------------------------
     def take(self, indices: Any) -> StringColumn:
         xp = self.xp
+        if xp is np:
+            return self._take_host(indices)
         starts, new_offsets = segments.take_offsets(self.offsets, indices, xp)
         chars = segments.gather_segments(self.chars, starts, new_offsets, xp)
         mask = None if self.mask is None else self.mask[indices]
         return self._like(new_offsets, chars, mask)
+
+    def _take_host(self, indices: Any) -> StringColumn:
+        """:meth:`take` on NumPy by Arrow's binary ``take`` over the column's own buffers (a CPU-specific fast path,
+        chosen by the namespace; see :func:`~riptide.core.kernels.segments.take_pieces_host`). Same rows, same
+        bytes."""
+        indices = np.asarray(indices)
+        if indices.dtype.kind not in "iu":
+            indices = indices.astype(np.int64)
+        offsets, chars = segments.take_pieces_host(self.chars, self.offsets, indices)
+        mask = None if self.mask is None else self.mask[indices]
+        return self._like(offsets, chars, mask)
 
     def slice(self, start: int, stop: int, step: int = 1) -> StringColumn:
         if step != 1 or stop < start:

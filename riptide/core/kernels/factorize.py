@@ -6,6 +6,12 @@ packing their UTF-8 bytes into big-endian uint64 words and sorting those words (
 the length, which separates ``"a"`` from ``"a\\x00"``) with a lexicographic sort: the
 same order as Python's ``str`` comparison, with no per-row loop.
 
+On NumPy a string column is factorized by pyarrow instead (a CPU-specific fast path, chosen by the namespace):
+Arrow's hash-based ``dictionary_encode`` over the column's own buffers (no copy) finds the distinct values in
+one pass, and sorting only those (Arrow compares binary values byte by byte, the same order) turns the
+dictionary indices into ranks. The word-by-word sort builds several int64 arrays per byte, which on the host
+costs far more than the hash table; on the GPU it stays, since it has no host round trip.
+
 >>> import numpy as np
 >>> from riptide.core.column import NumericColumn
 >>> codes, n = factorize(NumericColumn(np.array([3.0, 1.0, np.nan, 3.0])))
@@ -33,6 +39,8 @@ def factorize(column: Any) -> tuple[Any, int]:
     from riptide.core.column import CategoricalColumn, NumericColumn, StringColumn
 
     xp = column.xp
+    if xp is np and isinstance(column, StringColumn):
+        return _factorize_strings_host(column)
     missing = column.isna() if column.can_hold_missing() else None
     if isinstance(column, CategoricalColumn):
         keys = [column.codes.astype(np.int64)]
@@ -50,12 +58,43 @@ def factorize(column: Any) -> tuple[Any, int]:
     return codes, n
 
 
+def _factorize_strings_host(column: Any) -> tuple[Any, int]:
+    """:func:`factorize` of a NumPy-backed StringColumn by pyarrow: hash the rows, sort the distinct values."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = column.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), 0
+    validity, null_count = None, 0
+    if column.mask is not None:
+        null_count = n - int(np.count_nonzero(column.mask))
+        if null_count:
+            validity = pa.py_buffer(np.packbits(column.mask, bitorder="little"))
+    offsets = np.ascontiguousarray(column.offsets, dtype=np.int64)
+    binary = pa.Array.from_buffers(pa.large_binary(), n,
+                                   [validity, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(column.chars))],
+                                   null_count)  # fmt: skip
+    encoded = pc.dictionary_encode(binary)
+    n_distinct = len(encoded.dictionary)
+    rank = np.empty(n_distinct + 1, dtype=np.int64)
+    order = pc.array_sort_indices(encoded.dictionary).to_numpy()  # byte-wise order: Python's str order
+    rank[order] = np.arange(n_distinct, dtype=np.int64)
+    rank[n_distinct] = -1  # a missing row's index is filled with n_distinct: its code is -1
+    indices = pc.fill_null(encoded.indices, n_distinct).to_numpy()
+    return rank[indices], n_distinct
+
+
 def sorted_group_codes(keys: list[Any], xp: types.ModuleType) -> tuple[Any, int]:
     """Dense codes of the rows of ``keys`` (most significant key first), in sorted key order."""
     n = keys[0].shape[0]
     if n == 0:
         return xp.zeros(0, dtype=np.int64), 0
     if len(keys) == 1:
+        if xp is np and keys[0].dtype.kind in "iub":
+            dense = _dense_codes_host(keys[0])
+            if dense is not None:
+                return dense
         uniques, inverse = xp.unique(keys[0], return_inverse=True)
         return inverse.astype(np.int64, copy=False).reshape(-1), int(uniques.shape[0])
     order = lexsort(keys, xp)
@@ -68,6 +107,26 @@ def sorted_group_codes(keys: list[Any], xp: types.ModuleType) -> tuple[Any, int]
     codes = xp.empty(n, dtype=np.int64)
     codes[order] = group_of_sorted
     return codes, int(group_of_sorted[-1]) + 1
+
+
+def _dense_codes_host(key: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """NumPy only: dense sorted codes of integer (or bool) ``key`` whose values span a small range (at most
+    ``max(2 * len, 2**16)`` values), by counting instead of sorting: mark the values present, number them with a
+    prefix sum, read each row's number. The codes ``unique(..., return_inverse=True)`` gives; None for a wide range.
+    """
+    n = key.shape[0]
+    if key.dtype.kind == "b":
+        key = key.view(np.uint8)
+    low, high = int(key.min()), int(key.max())
+    span = high - low + 1
+    if span > max(2 * n, 1 << 16):
+        return None
+    # the differences are below span, so they fit whatever the key's type (signed keys are widened first)
+    wide = key.astype(np.int64, copy=False) if key.dtype.kind == "i" else key
+    shifted = (wide - wide.dtype.type(low) if low else wide).astype(np.intp, copy=False)
+    present = np.bincount(shifted, minlength=span) > 0
+    rank = np.cumsum(present) - 1
+    return rank[shifted].astype(np.int64, copy=False), int(rank[-1]) + 1
 
 
 def string_sort_keys(column: Any, xp: types.ModuleType) -> list[Any]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["row_of_each_element", "take_offsets", "segment_positions", "gather_segments"]
+__all__ = ["row_of_each_element", "take_offsets", "segment_positions", "gather_segments", "take_pieces_host"]
 
 
 def row_of_each_element(offsets: Any, xp: types.ModuleType) -> Any:
@@ -66,3 +66,34 @@ def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.Module
     if int(new_offsets[-1]) == 0:
         return xp.zeros(0, dtype=values.dtype)
     return values[segment_positions(starts, new_offsets, xp)]
+
+
+def take_pieces_host(buffer: np.ndarray, cuts: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """NumPy only: the pieces ``buffer[cuts[j] : cuts[j + 1]]`` for ``j`` in ``indices``, concatenated; returns their
+    offsets (``len(indices) + 1``, from 0) and bytes. ``cuts`` must be non-decreasing (consecutive pieces of the
+    buffer, a layout Arrow accepts as a binary array).
+
+    A CPU-specific fast path, chosen by callers on NumPy: Arrow's binary ``take`` copies each piece with one
+    ``memcpy``, where :func:`gather_segments` first builds an int64 source position for every output byte (the
+    formulation that suits the GPU).
+
+    >>> buffer = np.frombuffer(b"abcdef", np.uint8)
+    >>> [a.tolist() for a in take_pieces_host(buffer, np.array([0, 2, 5, 6]), np.array([2, 0]))]
+    [[0, 1, 3], [102, 97, 98]]
+    """
+    import pyarrow as pa
+
+    n_pieces = cuts.shape[0] - 1
+    cuts = np.ascontiguousarray(cuts, dtype=np.int64)
+    buffer = np.ascontiguousarray(buffer, dtype=np.uint8)
+    source = pa.Array.from_buffers(pa.large_binary(), n_pieces, [None, pa.py_buffer(cuts), pa.py_buffer(buffer)])
+    taken = source.take(pa.array(np.asarray(indices, dtype=np.int64)))
+    n = len(taken)
+    _, offsets_buf, chars_buf = taken.buffers()
+    offsets = np.frombuffer(offsets_buf, dtype=np.int64, count=n + 1, offset=taken.offset * 8)
+    first, last = int(offsets[0]), int(offsets[-1])
+    if first:
+        offsets = offsets - first
+    chars = (np.frombuffer(chars_buf, dtype=np.uint8)[first:last] if chars_buf is not None and last > first
+             else np.zeros(0, dtype=np.uint8))  # fmt: skip
+    return offsets, chars

@@ -124,9 +124,14 @@ def parse_iso(
     width = 29 if last == "fraction" else _LENGTH[last]
     # Pad so that every row can be read at every layout position; bytes past a row's end are checked by length.
     padded = xp.concatenate([chars, xp.zeros(width, dtype=np.uint8)])
+    host = xp is np and n > 0
+    if host:
+        # CPU path: every row's first ``width`` bytes copied at once (a window view gathered by row), transposed so
+        # that each layout position is one contiguous array: no index array and no gather per position.
+        by_position = np.ascontiguousarray(np.lib.stride_tricks.sliding_window_view(padded, width)[starts].T)
 
     def byte(position: int) -> Any:
-        return padded[starts + position]
+        return by_position[position] if host else padded[starts + position]
 
     if last == "fraction":
         regular = (lengths >= 21) & (lengths <= 29)
@@ -141,6 +146,17 @@ def parse_iso(
 
     def number(start: int, count: int) -> Any:
         nonlocal regular
+        if host:
+            # CPU path: the field's bytes checked at once (below "0" wraps to a large uint8) and summed in place;
+            # sum((b - 48) * 10**k) is sum(b * 10**k) - 48 * 11...1, the same int64 as digit by digit
+            block = by_position[start : start + count]
+            regular &= ((block - np.uint8(48)) <= 9).all(axis=0)
+            value = np.zeros(n, dtype=np.int64)
+            for row in block:  # a loop over the field's few digit positions
+                value *= 10
+                value += row
+            value -= 48 * int("1" * count)
+            return value
         value = xp.zeros(n, dtype=np.int64)
         for position in range(start, start + count):
             digit = byte(position).astype(np.int64) - ord("0")

@@ -44,7 +44,7 @@ import numpy as np
 
 from riptide import _device
 from riptide.core.column import NumericColumn, StringColumn
-from riptide.core.kernels.segments import gather_segments, row_of_each_element
+from riptide.core.kernels.segments import gather_segments, row_of_each_element, take_pieces_host
 
 __all__ = [
     "length", "startswith", "endswith", "contains", "count", "find", "rfind", "slice_strings", "get",
@@ -361,8 +361,20 @@ def rfind(column: StringColumn, sub: str, start: int = 0, end: int | None = None
 
 # --- building new strings -------------------------------------------------------------------------------------------
 def _substrings(column: StringColumn, first: Any, stop: Any, mask: Any) -> StringColumn:
-    """Row i becomes its bytes ``first[i]:stop[i]`` (absolute positions in ``column.chars``)."""
+    """Row i becomes its bytes ``first[i]:stop[i]`` (absolute positions in ``column.chars``; there may be more or
+    fewer output rows than the column has)."""
     xp = column.xp
+    if xp is np and first.shape[0] == column.size:
+        # CPU fast path (see take_pieces_host): cut each row at first and stop and take the middle pieces, when
+        # every [first, stop) lies within its own row (the cuts then never go backwards)
+        row_start, row_end = column.offsets[:-1], column.offsets[1:]
+        if bool(((row_start <= first) & (first <= stop) & (stop <= row_end)).all()):
+            n = column.size
+            cuts = np.empty(3 * n + 1, dtype=np.int64)
+            cuts[0:-1:3], cuts[1::3], cuts[2::3] = row_start, first, stop
+            cuts[-1] = column.offsets[-1]
+            offsets, chars = take_pieces_host(column.chars, cuts, np.arange(1, 3 * n, 3, dtype=np.int64))
+            return StringColumn(offsets, chars, mask)
     offsets = _offsets_of(stop - first, xp)
     chars = gather_segments(column.chars, first, offsets, xp)
     return StringColumn(offsets, chars, mask)
@@ -473,6 +485,8 @@ def _strip(column: StringColumn, to_strip: Any, left: bool, right: bool) -> Stri
         strip_set = xp.asarray(np.array(sorted({ord(c) for c in to_strip}), dtype=np.int64))
     else:
         raise TypeError(f"expected bytes, {type(to_strip).__name__} found")
+    if xp is np and _is_ascii(column):
+        return _strip_ascii_host(column, strip_set, left, right)
     cps = _CodePoints(column)
     keep = ~_in_small_set(cps.values(column), strip_set, xp)  # code points that stop the stripping
     prefix = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
@@ -491,6 +505,52 @@ def _strip(column: StringColumn, to_strip: Any, left: bool, right: bool) -> Stri
     hi = xp.maximum(hi, lo)
     first = cps.bounds[cps.offsets[:-1] + lo]
     stop = cps.bounds[cps.offsets[:-1] + hi]
+    return _substrings(column, first, stop, column.mask)
+
+
+def _in_byte_ranges(chars: Any, lookup: np.ndarray) -> Any:
+    """``lookup[chars]`` for a host table of 256 bools, as one comparison per run of set bytes (the byte sets
+    strip uses are a few runs; a gather by uint8 indices first widens every byte to an index)."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], lookup, [False]]).astype(np.int8)))
+    out = np.zeros(chars.shape[0], dtype=bool)
+    for lo, hi in zip(edges[0::2].tolist(), (edges[1::2] - 1).tolist()):  # a loop over byte runs, not rows
+        out |= (chars - np.uint8(lo)) <= np.uint8(hi - lo)
+    return out
+
+
+def _strip_ascii_host(column: StringColumn, strip_set: Any, left: bool, right: bool) -> StringColumn:
+    """:func:`_strip` of an ASCII column on NumPy (a CPU-specific path: the code-point formulation builds several
+    int64 arrays per byte, which the host pays for in memory traffic). One byte is one code point. Only the
+    positions of the bytes to strip are listed (usually few), cut into runs of consecutive positions: a row that
+    starts with such a byte keeps from the end of that byte's run, one that ends with one up to its run's start
+    (a run may span rows; the row's bounds clip it)."""
+    lookup = np.zeros(256, dtype=bool)
+    members = np.asarray(strip_set)
+    lookup[members[members < 128]] = True  # ASCII text holds no byte >= 128
+    chars = column.chars
+    row_start, row_end = column.offsets[:-1], column.offsets[1:]
+    first, stop = row_start, row_end
+    stripped = np.flatnonzero(_in_byte_ranges(chars, lookup))
+    if stripped.shape[0]:
+        nonempty = row_end > row_start
+        step = np.diff(stripped) != 1  # a run ends where the next listed position is not the next byte
+        if left:
+            run_last = np.flatnonzero(np.concatenate([step, [True]]))
+            rows = np.flatnonzero(nonempty & lookup[chars[np.minimum(row_start, chars.shape[0] - 1)]])
+            at = np.searchsorted(stripped, row_start[rows])  # the row's first byte, in the list
+            end = stripped[run_last[np.searchsorted(run_last, at)]] + 1
+            first = row_start.copy()
+            first[rows] = np.minimum(end, row_end[rows])
+        if right:
+            run_first = np.flatnonzero(np.concatenate([[True], step]))
+            rows = np.flatnonzero(nonempty & lookup[chars[np.maximum(row_end - 1, 0)]])
+            at = np.searchsorted(stripped, row_end[rows] - 1)  # the row's last byte, in the list
+            begin = stripped[run_first[np.searchsorted(run_first, at, side="right") - 1]]
+            stop = row_end.copy()
+            stop[rows] = np.maximum(begin, row_start[rows])
+        nothing_kept = stop <= first  # every byte stripped
+        first = np.where(nothing_kept, row_start, first)
+        stop = np.where(nothing_kept, row_start, stop)
     return _substrings(column, first, stop, column.mask)
 
 

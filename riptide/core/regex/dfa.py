@@ -27,6 +27,9 @@ there).
 
 Start states are tabulated per kind of the previous character and per "suppress": the start state used right after
 an empty match ignores a match at its first position (Python's must-advance rule).
+
+**Hopeless states.** A state from which no flagged transition can be reached is replaced by the dead state in the
+table (:func:`_prune_hopeless`): walks stop there instead of reading on to the row's end, with the same answers.
 """
 
 from __future__ import annotations
@@ -236,7 +239,36 @@ def build_program(ast: tuple, mode: str, ascii_text: bool = False) -> Program:
     automaton = _nfa.build(ast, search=mode == "search", backwards=mode == "reverse", ascii_text=ascii_text)
     builder = _Builder(automaton, cut=mode != "reverse", assertions=_assertions(ast))
     table, start = builder.run()
-    return Program(builder.bytemap, builder.kindmap, table, start, mode)
+    return Program(builder.bytemap, builder.kindmap, _prune_hopeless(table), start, mode)
+
+
+def _prune_hopeless(table: np.ndarray) -> np.ndarray:
+    """The table with every transition into a *hopeless* state (one from which no flagged transition can be
+    reached) sent to the dead state instead.
+
+    A walk keeps the last flag it saw before its state dies; from a hopeless state it sees none, so ending there
+    changes no answer, only stops the walk sooner. It matters for patterns such as ``^abc`` in search mode: the
+    search loop's thread lives on at every later position, but ``^`` can never hold again, so after the first byte
+    the state is hopeless and each row stops there instead of walking to its end.
+    """
+    n_states = table.shape[0]
+    useful = (table & 3).any(axis=1)
+    targets = table >> 2
+    # the distinct edges (source -> target), then a backward search from the states with a flag, a level at a time
+    edges = np.unique(np.arange(n_states, dtype=np.int64)[:, None] * n_states + targets)
+    source, target = edges // n_states, edges % n_states
+    frontier = useful.copy()
+    while True:
+        reached = np.zeros(n_states, dtype=bool)
+        reached[source[frontier[target]]] = True
+        frontier = reached & ~useful
+        if not frontier.any():
+            break
+        useful |= frontier
+    useful[0] = False
+    if (useful[targets] | (targets == 0)).all():
+        return table
+    return (np.where(useful[targets], targets, 0) << 2 | (table & 3)).astype(np.int32)
 
 
 def _ascii_only(node: tuple) -> tuple:

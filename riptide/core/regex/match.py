@@ -15,6 +15,11 @@ position; the CPU path and the reference):
 
 Every walk reads a position's *symbol*: the byte's class, except a newline that ends its row (``FINAL_NL``) and
 the end of the row (``EOT``); and the *kind* of the character before the start (for the start state).
+
+The xp twins are NumPy's path, so they are written for the host's costs: per step as few whole-array passes as
+possible over the rows still walking. State numbers are pre-multiplied by the row width of the table (a step is
+one add and one gather); the finditer scan classifies the whole buffer once and handles the few rows whose search
+ended in a step on their own indices; finished rows leave the arrays in batches.
 """
 
 from __future__ import annotations
@@ -60,80 +65,161 @@ def _kinds_before(chars: Any, absolute: Any, row_start: Any, row_end: Any, kindm
     return xp.where(absolute <= row_start, BOUND, kind).astype(np.int32)
 
 
-def _first_match_xp(chars: Any, offsets: Any, rows: Any, program: Program, xp: types.ModuleType) -> Any:
-    bytemap, _, table, start = program.arrays(xp)
+def _walk_tables(program: Program, xp: types.ModuleType) -> tuple[Any, Any]:
+    """The table and start states with every state number replaced by its row's offset in the flat table
+    (``state * n_symbols``): a step is then ``table[state + symbol]``, one add and one gather."""
+    _, _, table, start = program.arrays(xp)
     n_symbols = program.n_symbols
+    walk = ((table >> 2) * n_symbols) << 2 | (table & 3)
+    return walk.astype(np.int32), (start * n_symbols).astype(np.int32)
+
+
+def _byte_symbols(chars: Any, offsets: Any, bytemap: Any, program: Program, xp: types.ModuleType, pad: int = 1) -> Any:
+    """The symbol of every byte of the column, computed once per walk instead of once per step: the byte's class,
+    ``FINAL_NL`` for a newline that ends its row; then ``pad`` ``EOT`` entries (positions at the buffer's end).
+
+    A position at its row's end still reads ``EOT`` by a comparison in the walk (the next row's first byte is there).
+    """
+    size = chars.shape[0]
+    symbols = xp.full(size + pad, program.eot, dtype=np.int16)  # n_symbols <= 258
+    if size:
+        symbols[:size] = bytemap[chars]
+        last = offsets[1:] - 1
+        ends_nl = (last >= offsets[:-1]) & (chars[xp.clip(last, 0, size - 1)] == 10)
+        symbols[last[ends_nl]] = program.final_nl
+    return symbols
+
+
+def _newline_matters(program: Program) -> bool:
+    """Whether a newline that ends its row (``FINAL_NL``) walks differently from any other newline."""
+    return bool((program.table[:, program.final_nl] != program.table[:, int(program.bytemap[10])]).any())
+
+
+def _read_symbols(chars: Any, position: Any, bytemap: Any, row_end: Any, program: Program, newline: bool,
+                  xp: types.ModuleType, inside: bool = False) -> Any:  # fmt: skip
+    """The symbol at each position, read from the bytes (for walks that stop early, where classifying the whole
+    buffer first would cost more than the walk); positions at or past their row's end read ``EOT``.
+
+    ``newline``: whether a final newline must be told apart (else ``row_end`` is only compared with); ``inside``:
+    every position is known to be before its row's end (``row_end`` then only serves ``newline``).
+    """
+    size = chars.shape[0]
+    if size == 0:
+        return xp.full(position.shape[0], program.eot, dtype=np.int32)
+    byte = chars[position if inside else xp.minimum(position, size - 1)]
+    symbol = bytemap[byte]
+    if newline:
+        symbol = xp.where((byte == 10) & (position == row_end - 1), program.final_nl, symbol)
+    return symbol if inside else xp.where(position >= row_end, program.eot, symbol)
+
+
+def _first_match_xp(chars: Any, offsets: Any, rows: Any, program: Program, xp: types.ModuleType) -> Any:
+    bytemap, _, _, _ = program.arrays(xp)
+    table, start = _walk_tables(program, xp)
+    newline = _newline_matters(program)
     n = offsets.shape[0] - 1
     found = xp.zeros(n, dtype=bool)
-    row_start, row_end = offsets[:-1][rows], offsets[1:][rows]
-    state = xp.full(rows.shape[0], int(program.start[BOUND, 0]), dtype=np.int32)
-    position = row_start.copy()
+    position, row_end = offsets[:-1][rows], offsets[1:][rows]
+    state = xp.full(rows.shape[0], int(program.start[BOUND, 0]) * program.n_symbols, dtype=np.int32)
     while rows.shape[0]:  # one scalar read (a shape) per step: whether any row is left (the CPU twin)
-        symbol = _symbols(chars, position, row_end, bytemap, program, xp)
-        entry = table[state * n_symbols + symbol]
+        entry = table[state + _read_symbols(chars, position, bytemap, row_end, program, newline, xp)]
         hit = (entry & 3) != 0
         found[rows[hit]] = True
         state = entry >> 2
-        alive = ~hit & (state != 0) & (position < row_end)
-        keep = xp.flatnonzero(alive)
-        rows, row_start, row_end, state, position = (a[keep] for a in (rows, row_start, row_end, state, position + 1))
+        # a row stops at its first flag, when its state dies, or after reading its end
+        keep = xp.flatnonzero(~(hit | (position >= row_end) | (state == 0)))
+        rows, row_end, state, position = rows[keep], row_end[keep], state[keep], position[keep] + 1
     return found
+
+
+_PARK_STEPS = 64  # steps a finished row may stay parked in the arrays before a compaction drops it
 
 
 def _scan_xp(chars: Any, offsets: Any, rows: Any, program: Program, limit: int, want: bool, xp: types.ModuleType
              ) -> tuple[Any, Any]:  # fmt: skip
-    bytemap, kindmap, table, start = program.arrays(xp)
-    n_symbols = program.n_symbols
+    """The finditer walk, vectorised over the rows still searching. Each step reads one symbol per row; only the
+    rows whose search ended in this step (at a dead state or their end) do more, on their own (few) indices:
+    record the match, restart after it or finish.
+
+    A finished row is *parked* rather than removed at once (dropping it means gathering every per-row array):
+    its end becomes -1, so it reads ``EOT`` in the dead state, which flags nothing. The arrays are compacted when
+    a quarter of their rows are parked, or every ``_PARK_STEPS`` steps (a parked row's position still advances;
+    the symbols are padded that far with ``EOT``).
+    """
+    bytemap, kindmap, _, _ = program.arrays(xp)
+    table, start = _walk_tables(program, xp)
+    symbols = _byte_symbols(chars, offsets, bytemap, program, xp, pad=_PARK_STEPS + 1)
+    eot = program.eot
+    # whether the start state depends on the character before the search position (assertions), per suppress
+    start_by_kind = bool((program.start != program.start[:1]).any())
     n = offsets.shape[0] - 1
     counts = xp.zeros(n, dtype=np.int64)
     records: list = []
     if limit == 0:
         return counts, records
-    row_start, row_end = offsets[:-1][rows], offsets[1:][rows]
-    begin = row_start.copy()  # where the current search began
-    position = row_start.copy()
-    state = xp.full(rows.shape[0], int(program.start[BOUND, 0]), dtype=np.int32)
-    last = xp.full(rows.shape[0], -1, dtype=np.int64)
-    last_flag = xp.zeros(rows.shape[0], dtype=np.int32)
-    count = xp.zeros(rows.shape[0], dtype=np.int64)
+    row_end = offsets[1:][rows]
+    begin = offsets[:-1][rows]  # where the current search began
+    position = begin.copy()
+    state = xp.full(rows.shape[0], int(start[BOUND * 2]), dtype=np.int32)
+    last = xp.full(rows.shape[0], -1, dtype=np.int64)  # the last flagged end << 2 | its flag, -1 for none
+    parked, since_compaction = 0, 0
     while rows.shape[0]:  # one scalar read (a shape) per step: whether any row is still searching
-        symbol = _symbols(chars, position, row_end, bytemap, program, xp)
-        entry = table[state * n_symbols + symbol]
+        at_end = position >= row_end
+        entry = table[state + xp.where(at_end, eot, symbols[position])]
         flag = entry & 3
-        hit = flag != 0
-        last = xp.where(hit, position, last)
-        last_flag = xp.where(hit, flag, last_flag)
+        hit = xp.flatnonzero(flag)
+        last[hit] = position[hit] << 2 | flag[hit]
         state = entry >> 2
-        ended = (position >= row_end) | (state == 0)
-        found = ended & (last >= 0)
-        if want:
-            at = xp.flatnonzero(found)
-            records.append((rows[at], begin[at], last[at]))
-        count = count + found
-        alive = ~ended | found
-        if limit > 0:
-            alive &= count < limit
-        # rows that found a match search again from its end (suppressing an empty match there after an empty one)
-        restart = found & alive
-        begin = xp.where(restart, last, begin)
-        position = xp.where(restart, last, position + 1)
-        suppress = (last_flag == 2).astype(np.int32)
-        kinds = _kinds_before(chars, last, row_start, row_end, kindmap, xp)
-        state = xp.where(restart, start[kinds * 2 + suppress], state)
-        last = xp.where(restart, -1, last)
-        done = ~alive
-        if bool(done.any()):  # one scalar read per step (CPU twin): drop the finished rows
-            counts[rows[done]] = count[done]
-            keep = xp.flatnonzero(alive)
-            rows, row_start, row_end, begin, position, state, last, last_flag, count = (
-                a[keep] for a in (rows, row_start, row_end, begin, position, state, last, last_flag, count))
+        ended = xp.flatnonzero(at_end | (state == 0))
+        position += 1
+        since_compaction += 1
+        if ended.shape[0] > parked:  # one scalar read (a shape) per step (CPU twin): some search ended
+            ended = ended[row_end[ended] >= 0]  # not the parked rows
+            is_found = last[ended] >= 0
+            restarts = is_found
+            found = ended[is_found]
+            if found.shape[0]:
+                found_rows = rows[found]
+                if want:
+                    records.append((found_rows, begin[found], last[found] >> 2))
+                counts[found_rows] += 1  # rows are distinct within a step
+                if limit > 0:
+                    restarts = is_found.copy()
+                    restarts[is_found] = counts[found_rows] < limit
+            restart = ended[restarts]
+            if restart.shape[0]:  # the next search starts at the match's end (no empty match there after an empty one)
+                at = last[restart]
+                restart_pos = at >> 2
+                suppress = ((at & 3) == 2).astype(np.int32)
+                if start_by_kind:
+                    kinds = _kinds_before(chars, restart_pos, offsets[:-1][rows[restart]], row_end[restart], kindmap,
+                                          xp)  # fmt: skip
+                    state[restart] = start[kinds * 2 + suppress]
+                else:
+                    state[restart] = start[suppress]
+                begin[restart] = restart_pos
+                position[restart] = restart_pos
+                last[restart] = -1
+            finished = ended[~restarts]
+            if finished.shape[0]:
+                row_end[finished] = -1  # parked: reads EOT in the dead state from now on
+                parked += finished.shape[0]
+        if parked and (4 * parked > rows.shape[0] or since_compaction >= _PARK_STEPS):
+            keep = xp.flatnonzero(row_end >= 0)
+            rows, row_end, begin, position, state, last = (a[keep] for a in (rows, row_end, begin, position, state,
+                                                                             last))  # fmt: skip
+            parked, since_compaction = 0, 0
+        elif not parked:
+            since_compaction = 0
     return counts, records
 
 
 def _match_starts_xp(chars: Any, offsets: Any, rows: Any, begin: Any, end: Any, program: Program,
                      xp: types.ModuleType) -> Any:  # fmt: skip
-    bytemap, kindmap, table, start = program.arrays(xp)
-    n_symbols = program.n_symbols
+    bytemap, kindmap, _, _ = program.arrays(xp)
+    table, start = _walk_tables(program, xp)
+    newline = _newline_matters(program)
+    eot = program.eot
     k = rows.shape[0]
     out = end.copy()
     row_start, row_end = offsets[:-1][rows], offsets[1:][rows]
@@ -144,18 +230,16 @@ def _match_starts_xp(chars: Any, offsets: Any, rows: Any, begin: Any, end: Any, 
     index = xp.arange(k, dtype=np.int64)
     position = end - 1  # the byte read next (backwards)
     while index.shape[0]:  # one scalar read (a shape) per step
-        inside = position >= begin
         # past the search position only the character before it is looked at (for assertions), not consumed
-        symbol = _symbols(chars, position, row_end, bytemap, program, xp)
-        symbol = xp.where(position < row_start, program.eot, symbol)
-        entry = table[state * n_symbols + symbol]
+        symbol = _read_symbols(chars, xp.maximum(position, 0), bytemap, row_end, program, newline, xp, inside=True)
+        entry = table[state + xp.where(position < row_start, eot, symbol)]
         hit = (entry & 3) != 0
         out[index[hit]] = (position + 1)[hit]
         state = entry >> 2
-        alive = inside & (state != 0)
-        keep = xp.flatnonzero(alive)
-        index, state, position, begin, row_start, row_end = (
-            a[keep] for a in (index, state, position - 1, begin, row_start, row_end))
+        keep = xp.flatnonzero((position >= begin) & (state != 0))
+        index, state, position, begin, row_start = (a[keep] for a in (index, state, position - 1, begin, row_start))
+        if newline:  # the row's end is only needed to tell a final newline
+            row_end = row_end[keep]
     return out
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from riptide.core.column import NumericColumn, StringColumn
-from riptide.core.kernels.segments import row_of_each_element
+from riptide.core.kernels.segments import row_of_each_element, take_pieces_host
 from riptide.core.ops import string_ops as _s
 from riptide.core.regex import dfa as _dfa
 from riptide.core.regex import match as _match
@@ -122,6 +122,8 @@ def replace(column: StringColumn, pattern: str, repl: str, n: int = -1, flags: i
     xp = column.xp
     counts, rows, starts, ends = spans(column, pattern, flags, n)
     repl_bytes = _s._bytes_of(repl, xp)
+    if xp is np:
+        return _replace_host(column, counts, rows, starts, ends, repl_bytes)
     buffer = xp.concatenate([column.chars, repl_bytes])
     n_rows = column.size
     k = starts.shape[0]
@@ -148,6 +150,32 @@ def replace(column: StringColumn, pattern: str, repl: str, n: int = -1, flags: i
     piece_start[slot + 2] = ends
     piece_length[slot + 2] = after_end - ends
     return _s._join_pieces(buffer, piece_start, piece_length, pieces, column.mask, xp)
+
+
+def _replace_host(column: StringColumn, counts: Any, rows: Any, starts: Any, ends: Any, repl_bytes: Any
+                  ) -> StringColumn:  # fmt: skip
+    """:func:`replace` on NumPy (a CPU-specific fast path, see
+    :func:`~riptide.core.kernels.segments.take_pieces_host`): the column's bytes are cut at every row start and
+    match start and end, which never go backwards, and the replacement is one more piece after them; the output
+    takes, per row, its text pieces with the replacement in place of each matched one. Same pieces as the xp path.
+    """
+    k = starts.shape[0]
+    size = int(column.offsets[-1])
+    pieces = 2 * counts + 1  # per row: text, (match, text) per match
+    base = _s._offsets_of(pieces, np)
+    n_pieces = int(base[-1])
+    cuts = np.empty(n_pieces + 2, dtype=np.int64)
+    cuts[base[:-1]] = column.offsets[:-1]
+    slot = base[:-1][rows] + 2 * (np.arange(k, dtype=np.int64) - _s._offsets_of(counts, np)[:-1][rows])
+    cuts[slot + 1] = starts
+    cuts[slot + 2] = ends
+    cuts[n_pieces] = size
+    cuts[n_pieces + 1] = size + repl_bytes.shape[0]
+    take = np.arange(n_pieces, dtype=np.int64)
+    take[slot + 1] = n_pieces  # each matched piece becomes the replacement
+    buffer = np.concatenate([column.chars[:size], repl_bytes])
+    piece_offsets, chars = take_pieces_host(buffer, cuts, take)
+    return StringColumn(piece_offsets[base], chars, column.mask)
 
 
 def split_pieces(column: StringColumn, pattern: str, n: int = -1, flags: int = 0) -> tuple[Any, Any, Any]:
