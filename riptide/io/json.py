@@ -95,12 +95,24 @@ def _read_lines_with_arrow(data: bytes, convert_dates: Any, keep_default_dates: 
         target = None
         if pa.types.is_integer(typ):
             target = pd.api.types.pandas_dtype("int64")
-        elif pa.types.is_floating(typ):
-            target = pd.api.types.pandas_dtype("float64")
+        elif pa.types.is_floating(typ):  # pandas downcasts a float column of whole numbers (no nulls) to int64
+            target = pd.api.types.pandas_dtype("int64" if _whole_numbers(table.column(field.name)) else "float64")
         elif pa.types.is_boolean(typ):  # pandas' JSON reader makes bools with missing values floats (1.0/0.0/NaN)
             target = pd.api.types.pandas_dtype("float64" if table.column(field.name).null_count else "bool")
         columns[field.name] = column_like_pandas(table.column(field.name), target)
     return DataFrame._from_columns(columns, default_index(table.num_rows))
+
+
+def _whole_numbers(values: Any) -> bool:
+    """Whether a decoded (host) float column has no nulls and only whole numbers within int64, as pandas' JSON
+    reader requires before it reads the column as int64."""
+    import pyarrow.compute as pc
+
+    if values.null_count or len(values) == 0:
+        return False
+    finite = pc.all(pc.is_finite(values)).as_py()
+    return bool(finite and pc.all(pc.equal(pc.floor(values), values)).as_py()
+                and pc.max(pc.abs(values)).as_py() < 2.0**63)  # fmt: skip
 
 
 def _read_with_pandas(data: bytes, options: dict, reason: str) -> Any:
