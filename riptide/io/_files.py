@@ -169,6 +169,20 @@ def _decompressing(raw: Any, method: str | None) -> Any:
 
 
 @contextlib.contextmanager
+def naming_the_file(kind: str, name: Any) -> Iterator[None]:
+    """Re-raise a decoder's error (pyarrow's ``ArrowInvalid``, an ``OSError``) with the file's kind and name in the
+    message, as the issue asks of a truncated or corrupt file; a missing file stays ``FileNotFoundError``."""
+    import pyarrow as pa
+
+    try:
+        yield
+    except (pa.ArrowInvalid, OSError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise type(exc)(f"could not read {kind} file {getattr(name, 'name', name)!r}: {exc}") from exc
+
+
+@contextlib.contextmanager
 def atomic_target(path: Any, compression: str | None = None) -> Iterator[Any]:
     """A binary file to write ``path``'s new content to; it replaces ``path`` only when the block succeeds.
 

@@ -648,15 +648,21 @@ def _frame_from_csv_table(table: pa.Table, selected: list, label_to_field: dict,
                 pass  # pandas 3 keeps a column it cannot parse as its text
         columns[lab] = column
     frame = DataFrame._from_columns(columns, default_index(table.num_rows))
-    index_col = o["index_col"]
-    if index_col is not None and index_col is not False:
-        keys = list(index_col) if isinstance(index_col, list | tuple) else [index_col]
-        keys = [selected[k] if isinstance(k, int | np.integer) and k not in columns else k for k in keys]
-        frame = frame.set_index(keys)
-        if len(keys) == 1 and keys[0] in unnamed:
-            frame.index.name = None
-        if len(keys) == 1:
-            frame = _as_range_index(frame)
+    return with_index_col(frame, o["index_col"], selected, columns, unnamed)
+
+
+def with_index_col(frame: Any, index_col: Any, selected: list, columns: dict, unnamed: set) -> Any:
+    """``frame`` with pandas' ``index_col`` applied (positions count among the selected columns; an unnamed header
+    field leaves the index unnamed; an evenly stepping int64 index becomes a RangeIndex, as pandas 3 reads it)."""
+    if index_col is None or index_col is False:
+        return frame
+    keys = list(index_col) if isinstance(index_col, list | tuple) else [index_col]
+    keys = [selected[k] if isinstance(k, int | np.integer) and k not in columns else k for k in keys]
+    frame = frame.set_index(keys)
+    if len(keys) == 1 and keys[0] in unnamed:
+        frame.index.name = None
+    if len(keys) == 1:
+        frame = _as_range_index(frame)
     return frame
 
 

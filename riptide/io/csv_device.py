@@ -418,7 +418,9 @@ def read_csv_device(source: Any, options: dict) -> Any:
             column = _inferred(text, starts, lengths, padded, missing, xp)
         columns[label] = column
     frame = DataFrame._from_columns(columns, default_index(n_rows, xp))
-    return _with_index(frame, o["index_col"], selected, columns, unnamed)
+    from riptide.io.csv import with_index_col
+
+    return with_index_col(frame, o["index_col"], selected, columns, unnamed)
 
 
 def _record_text(fields: Fields, first: Any, count: Any, xp: types.ModuleType) -> list[str]:
@@ -665,19 +667,3 @@ def _dates(text: Any, missing: Any, date_format: Any) -> Any:
         return to_datetime(Series._from_column(column), format=date_format)._column
     except (ValueError, TypeError):
         return column  # pandas 3 keeps a column it cannot parse as its text
-
-
-def _with_index(frame: Any, index_col: Any, selected: list, columns: dict, unnamed: set) -> Any:
-    """``index_col`` as the pyarrow path applies it (:mod:`riptide.io.csv`)."""
-    from riptide.io.csv import _as_range_index
-
-    if index_col is None or index_col is False:
-        return frame
-    keys = list(index_col) if isinstance(index_col, list | tuple) else [index_col]
-    keys = [selected[k] if isinstance(k, int | np.integer) and k not in columns else k for k in keys]
-    frame = frame.set_index(keys)
-    if len(keys) == 1 and keys[0] in unnamed:
-        frame.index.name = None
-    if len(keys) == 1:
-        frame = _as_range_index(frame)
-    return frame

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyarrow as pa
 
 from riptide.io import _files
 from riptide.io._arrow import frame_from_table, table_from_frame
@@ -35,11 +34,8 @@ def read_feather(path: Any, columns: list | None = None, use_threads: bool = Tru
     name = getattr(path, "name", path)
     source = _files.open_for_read(path, compression=None) if isinstance(path, str) else path
     try:
-        table = feather.read_table(source, columns=columns, use_threads=use_threads)
-    except (pa.ArrowInvalid, OSError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise type(exc)(f"could not read Feather file {name!r}: {exc}") from exc
+        with _files.naming_the_file("Feather", name):
+            table = feather.read_table(source, columns=columns, use_threads=use_threads)
     finally:
         if source is not path:
             source.close()

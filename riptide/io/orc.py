@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from riptide.io import _files
 from riptide.io._arrow import frame_from_table, table_from_frame
@@ -39,11 +38,8 @@ def read_orc(path: Any, columns: list | None = None, dtype_backend: Any = None, 
     name = getattr(path, "name", path)
     source = _files.open_for_read(path, compression=None) if isinstance(path, str) and filesystem is None else path
     try:
-        table = orc.read_table(source, columns=columns, filesystem=filesystem, **kwargs)
-    except (pa.ArrowInvalid, OSError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise type(exc)(f"could not read ORC file {name!r}: {exc}") from exc
+        with _files.naming_the_file("ORC", name):
+            table = orc.read_table(source, columns=columns, filesystem=filesystem, **kwargs)
     finally:
         if source is not path:
             source.close()

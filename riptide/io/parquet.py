@@ -111,14 +111,9 @@ def read_arrow_table(path: Any, columns: Any, filters: Any, storage_options: dic
     source, filesystem = _filesystem_for(source, storage_options) if isinstance(source, str) else (source, None)
     if filesystem is not None:
         kwargs.setdefault("filesystem", filesystem)
-    try:
+    with _files.naming_the_file("Parquet", path):
         return pq.read_table(source, columns=None if columns is None else list(columns), filters=filters,
                              use_pandas_metadata=True, **kwargs)  # fmt: skip
-    except (pa.ArrowInvalid, OSError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        name = getattr(path, "name", path)
-        raise type(exc)(f"could not read Parquet file {name!r}: {exc}") from exc
 
 
 def read_parquet(path: Any, engine: str = "auto", columns: list | None = None, storage_options: dict | None = None,
@@ -149,16 +144,12 @@ def _read_overlapped(path: str, columns: Any) -> Any:
     """The frame of a local file, decoded and moved to the device piece by piece; None: read it whole instead."""
     import pyarrow.parquet as pq
 
-    try:
+    with _files.naming_the_file("Parquet", path):
         pf = pq.ParquetFile(path)
         pieces = _pieces_of(pf, columns)
         if pieces is None:
             return None
         return frame_from_pieces(_read_pieces(pf, pieces, columns))
-    except (pa.ArrowInvalid, OSError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise type(exc)(f"could not read Parquet file {path!r}: {exc}") from exc
 
 
 def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: str | None = "snappy",
