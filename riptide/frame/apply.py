@@ -53,6 +53,7 @@ from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
 from riptide.core.udf import HostFallback, RowArg, apply_elementwise, compile_function, python_type_of, warn_fallback
 from riptide.core.udf.ir import NP_FLOAT, Type, Unsupported
+from riptide.frame.concat import _axis_number  # DataFrame's axis names, as concat reads them
 
 __all__ = ["SeriesApplyMethods", "FrameApplyMethods", "compiled_map"]
 
@@ -362,11 +363,3 @@ def _from_pandas(result: Any) -> Any:
     if isinstance(result, pd.DataFrame):
         return DataFrame(result)
     return result
-
-
-def _axis_number(axis: Any) -> int:
-    if axis in (0, "index", "rows"):
-        return 0
-    if axis in (1, "columns"):
-        return 1
-    raise ValueError(f"No axis named {axis} for object type DataFrame")

@@ -536,30 +536,8 @@ def replace(column: StringColumn, pattern: str, template: list, n: int = -1, fla
     literal = "".join(item for item in template if isinstance(item, str))
     literal_bytes = _s._bytes_of(literal, xp)
     buffer = xp.concatenate([column.chars, literal_bytes])
-    k = rows.shape[0]
-    t = len(template)
-    n_rows = column.size
-    # Row i has c_i * (t + 1) + 1 pieces: the text before its first match, then per match the template's pieces
-    # and the text after the match (up to the next match or the row's end).
-    per_match = t + 1
-    pieces = counts * per_match + 1
-    base = _s._offsets_of(pieces, xp)[:-1]
-    total = k * per_match + n_rows
-    piece_start = xp.zeros(total, dtype=np.int64)
-    piece_length = xp.zeros(total, dtype=np.int64)
-    row_start, row_end = column.offsets[:-1], column.offsets[1:]
-    match_offsets = _s._offsets_of(counts, xp)
-    rank = xp.arange(k, dtype=np.int64) - match_offsets[rows]
-    first_end = row_end.copy()
-    has = counts > 0
-    first_end[has] = starts[match_offsets[:-1][has]]
-    piece_start[base] = row_start
-    piece_length[base] = first_end - row_start
-    after_end = row_end[rows].copy()
-    if k > 1:
-        same_row = rows[1:] == rows[:-1]
-        after_end[:-1] = xp.where(same_row, starts[1:], after_end[:-1])
-    slot = base[rows] + per_match * rank + 1
+    # the template's pieces stand in place of each match
+    pieces, piece_start, piece_length, slot = _ops.rewrite_layout(column, counts, rows, starts, ends, len(template))
     offset = column.chars.shape[0]
     for i, item in enumerate(template):  # loop over the template's pieces
         if isinstance(item, str):
@@ -574,8 +552,6 @@ def replace(column: StringColumn, pattern: str, template: list, n: int = -1, fla
             lo, hi = groups[:, 2 * item - 2], groups[:, 2 * item - 1]
             piece_start[slot + i] = xp.maximum(lo, 0)
             piece_length[slot + i] = xp.where(lo >= 0, hi - lo, 0)
-    piece_start[slot + t] = ends
-    piece_length[slot + t] = after_end - ends
     return _s._join_pieces(buffer, piece_start, piece_length, pieces, column.mask, xp)
 
 

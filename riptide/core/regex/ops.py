@@ -125,13 +125,25 @@ def replace(column: StringColumn, pattern: str, repl: str, n: int = -1, flags: i
     if xp is np:
         return _replace_host(column, counts, rows, starts, ends, repl_bytes)
     buffer = xp.concatenate([column.chars, repl_bytes])
-    n_rows = column.size
+    pieces, piece_start, piece_length, first = rewrite_layout(column, counts, rows, starts, ends, 1)
+    piece_start[first] = column.chars.shape[0]
+    piece_length[first] = repl_bytes.shape[0]
+    return _s._join_pieces(buffer, piece_start, piece_length, pieces, column.mask, xp)
+
+
+def rewrite_layout(column: StringColumn, counts: Any, rows: Any, starts: Any, ends: Any, per_match: int
+                   ) -> tuple[Any, Any, Any, Any]:  # fmt: skip
+    """The pieces of a column rewritten with ``per_match`` pieces in place of each match (a replacement, or the
+    parts of a template): per row the text before its first match, then per match its pieces and the text after it
+    (up to the next match or the row's end). Returns (pieces per row, start and length of every piece in the
+    column's bytes, the index of each match's first piece); the caller fills those ``per_match`` pieces.
+    """
+    xp = column.xp
     k = starts.shape[0]
-    # Row i has 2 * c_i + 1 pieces: the text before its first match, then (replacement, text after) per match.
-    pieces = 2 * counts + 1
+    pieces = counts * (per_match + 1) + 1
     base = _s._offsets_of(pieces, xp)[:-1]
-    piece_start = xp.zeros(2 * k + n_rows, dtype=np.int64)
-    piece_length = xp.zeros(2 * k + n_rows, dtype=np.int64)
+    piece_start = xp.zeros(k * (per_match + 1) + column.size, dtype=np.int64)
+    piece_length = xp.zeros_like(piece_start)
     row_start, row_end = column.offsets[:-1], column.offsets[1:]
     match_offsets = _s._offsets_of(counts, xp)
     rank = xp.arange(k, dtype=np.int64) - match_offsets[rows]
@@ -144,12 +156,10 @@ def replace(column: StringColumn, pattern: str, repl: str, n: int = -1, flags: i
     if k > 1:
         same_row = rows[1:] == rows[:-1]
         after_end[:-1] = xp.where(same_row, starts[1:], after_end[:-1])
-    slot = base[rows] + 2 * rank
-    piece_start[slot + 1] = column.chars.shape[0]
-    piece_length[slot + 1] = repl_bytes.shape[0]
-    piece_start[slot + 2] = ends
-    piece_length[slot + 2] = after_end - ends
-    return _s._join_pieces(buffer, piece_start, piece_length, pieces, column.mask, xp)
+    first = base[rows] + (per_match + 1) * rank + 1
+    piece_start[first + per_match] = ends
+    piece_length[first + per_match] = after_end - ends
+    return pieces, piece_start, piece_length, first
 
 
 def _replace_host(column: StringColumn, counts: Any, rows: Any, starts: Any, ends: Any, repl_bytes: Any

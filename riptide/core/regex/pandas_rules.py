@@ -15,13 +15,11 @@ Such patterns are handed to pandas itself (on the host), which gives its own ans
 from __future__ import annotations
 
 import functools
-import os
 import re
-import sys
 import warnings
 from typing import Any
 
-from riptide.errors import HostFallbackWarning
+from riptide.errors import HostFallbackWarning, user_stacklevel
 
 __all__ = ["RegexFallbackWarning", "warn_fallback", "normalize", "pandas_uses_re2", "re2_accepts", "braces_from_zero",
            "data_sensitive"]
@@ -41,16 +39,7 @@ def warn_fallback(method: str, pattern: Any, reason: str) -> None:
         return
     _WARNED.add(key)
     warnings.warn(f"str.{method}({pattern!r}) is computed on the host with Python's re ({reason})",
-                  RegexFallbackWarning, stacklevel=_user_stacklevel())  # fmt: skip
-
-
-def _user_stacklevel() -> int:
-    """The stack level of the first frame outside riptide, so that the warning points at the user's line."""
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
-        frame, level = frame.f_back, level + 1
-    return level
+                  RegexFallbackWarning, stacklevel=user_stacklevel())  # fmt: skip
 
 
 def normalize(pat: Any, case: Any, flags: int) -> tuple[str, int]:
