@@ -136,19 +136,12 @@ class Graph:
         return self.has_node(node)
 
     def has_node(self, node: Any) -> bool:
-        try:
-            return node in self._index()
-        except TypeError:  # unhashable: never a node, as in NetworkX
-            return False
+        return self._find(node) is not None
 
     def has_edge(self, u: Any, v: Any) -> bool:
-        index = self._index()
-        try:
-            if u not in index or v not in index:
-                return False
-        except TypeError:
+        i, j = self._find(u), self._find(v)
+        if i is None or j is None:
             return False
-        i, j = index[u], index[v]
         start, stop = (int(x) for x in _device.to_host(self._offsets[i:i + 2]))  # one small read: the row's bounds
         row = self._indices[start:stop]
         return bool((row == j).any())  # one scalar read: the answer
@@ -199,10 +192,31 @@ class Graph:
         return self._label_index
 
     def _id_of(self, node: Any) -> int:
+        found = self._find(node)
+        if found is None:
+            raise NetworkXError(f"The node {node} is not in the graph.")
+        return found
+
+    def _find(self, node: Any) -> int | None:
+        """The dense id of one original id, or None. Without the host index (built only for many look-ups) this is
+        one comparison over the labels on the device and one scalar read, not a dictionary of every node."""
         try:
-            return self._index()[node]
-        except (KeyError, TypeError):
-            raise NetworkXError(f"The node {node} is not in the graph.") from None
+            hash(node)
+        except TypeError:  # unhashable: never a node, as in NetworkX
+            return None
+        if self._label_index is not None:
+            return self._label_index.get(node)
+        if self._labels is None or self._n == 0:
+            return None
+        from riptide.core.ops.binary import binary_op
+
+        try:
+            equal = binary_op(self._labels, node, "eq")
+        except (TypeError, ValueError):  # a value the labels cannot compare with: not a node
+            return None
+        hits = self.xp.flatnonzero(equal.data)[:1]
+        found = _device.to_host(hits)  # one scalar read: the node's dense id, if any
+        return int(found[0]) if found.shape[0] else None
 
     def _vector_from_dict(self, values: dict, default: float = 0.0) -> Any:
         """A float64 vector over the dense ids from a dict keyed by original ids (keys not in the graph ignored)."""
