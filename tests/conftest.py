@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+import re
 import string as _string
 from typing import Any
 
@@ -41,6 +42,12 @@ settings.load_profile("riptide")
 
 # --------------------------------------------------------------------------- gpu marker
 
+
+
+def stable_id(value: Any) -> str:
+    """A parametrize id from ``repr`` without object addresses (``<function <lambda> at 0x...>``), so that every
+    pytest-xdist worker collects the same test names."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU (skipped without one)")

@@ -8,6 +8,7 @@ import io
 import numpy as np
 import pytest
 
+from riptide import _device
 from riptide.benchmarks import harness
 from riptide.benchmarks.harness import Context
 
@@ -23,9 +24,9 @@ def test_case_fits_agree_with_sklearn(name):
     if name == "kmeans":
         assert np.isclose(float(mine.inertia_), theirs.inertia_, rtol=1e-6)
     elif name == "pca":
-        np.testing.assert_allclose(np.asarray(mine.explained_variance_), theirs.explained_variance_, rtol=1e-6)
+        np.testing.assert_allclose(_device.to_host(mine.explained_variance_), theirs.explained_variance_, rtol=1e-6)
     else:
-        np.testing.assert_allclose(np.asarray(mine.coef_), theirs.coef_, rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(_device.to_host(mine.coef_), theirs.coef_, rtol=1e-4, atol=1e-6)
 
 
 def test_sklearn_column_appears_only_for_cases_that_run_it():

@@ -1180,7 +1180,8 @@ def _selection_name(grouped: Any) -> Any:
 
 def _scalars_column(values: list[Any], xp: Any) -> Column:
     """One value per group (host scalars from user code) as a column, inferred as pandas infers a list."""
-    values = [v.item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in values]
+    # 0-d arrays (NumPy, or CuPy from ``g.values.sum()`` on the GPU: one scalar read per group) are scalars
+    values = [v.item() if getattr(v, "ndim", None) == 0 and hasattr(v, "item") else v for v in values]
     try:
         return as_column(pd.Series(values), xp=xp)
     except TypeError as error:

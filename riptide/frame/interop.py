@@ -94,6 +94,17 @@ class SeriesInteropMethods:
         """The Arrow PyCapsules (schema, array) of the values, on the host."""
         return self._column.to_arrow().__arrow_c_array__(requested_schema)
 
+    def __arrow_array__(self, type: Any = None) -> Any:
+        """``pyarrow.array(series)``: a host pyarrow array. pyarrow asks for this before the device capsule, which
+        it could only import when built with CUDA.
+
+        >>> import pyarrow as pa, riptide as rt
+        >>> pa.array(rt.Series([1, None], dtype="Int64")).to_pylist()
+        [1, None]
+        """
+        array = self._column.to_arrow()
+        return array if type is None or array.type == type else array.cast(type)
+
     def __arrow_c_device_array__(self, requested_schema: Any = None, **kwargs: Any) -> tuple[Any, Any]:
         """The Arrow device PyCapsules (schema, device array) of the column's own buffers (no copy)."""
         _check_device_kwargs(kwargs)

@@ -1,8 +1,11 @@
 """What every riptide estimator shares beyond scikit-learn's ``BaseEstimator``: device-aware state and output.
 
-* **Fitted state lives where the work ran**: NumPy on the CPU, CuPy on the GPU. :meth:`DeviceEstimatorMixin._fitted`
-  hands an attribute to a later call in that call's namespace (a fitted GPU model predicting on a riptide CPU frame
-  copies its few parameters, never the data).
+* **Fitted attributes follow the input, like every other output**: a model fitted on a CuPy array or a riptide
+  object on the GPU keeps CuPy attributes; a model fitted on NumPy or pandas shows NumPy attributes (``labels_``,
+  ``coef_``), as scikit-learn code expects, even when the work ran on the GPU. :meth:`DeviceEstimatorMixin._publish`
+  makes those host copies at the end of ``fit`` and keeps the device arrays aside, so that a later ``predict`` on the
+  GPU does not copy them back; :meth:`DeviceEstimatorMixin._fitted` hands an attribute to a later call in that
+  call's namespace (a fitted GPU model predicting on a riptide CPU frame copies its few parameters, never the data).
 * **Pickles are host-only.** ``__getstate__`` stores every device array as NumPy and remembers which ones were on
   the device; ``__setstate__`` puts them back on the GPU when one is in use, and leaves them as NumPy otherwise,
   so a model fitted on the GPU unpickles on a laptop.
@@ -27,6 +30,7 @@ from riptide.ml._validation import input_namespace, to_output
 __all__ = ["DeviceEstimatorMixin"]
 
 _DEVICE_KEY = "_riptide_device_attributes"
+_DEVICE_COPIES = "_riptide_device_copies"  # name -> (host attribute, its device original), see _publish
 
 
 class DeviceEstimatorMixin:
@@ -34,6 +38,7 @@ class DeviceEstimatorMixin:
 
     def __getstate__(self) -> dict:
         state = dict(super().__getstate__())
+        state.pop(_DEVICE_COPIES, None)  # a cache of device arrays: rebuilt by the next fit, never pickled
         on_device = [key for key, value in state.items() if _device.is_device_array(value)]
         for key in on_device:
             state[key] = _device.to_host(state[key])
@@ -49,9 +54,34 @@ class DeviceEstimatorMixin:
                 state[key] = _device.to_device(state[key])
         super().__setstate__(state)
 
+    def _publish(self, X: Any) -> Any:
+        """End of ``fit(X)``: for host input X, every fitted array attribute (``name_``) that lives on the device
+        is replaced by its NumPy copy, and the device array is kept aside for :meth:`_fitted`. Returns self.
+
+        >>> from riptide.ml.cluster import KMeans
+        >>> type(KMeans(n_clusters=1, n_init=1).fit([[0.0], [2.0]]).cluster_centers_).__module__
+        'numpy'
+        """
+        if input_namespace(X) is not None:
+            self.__dict__.pop(_DEVICE_COPIES, None)
+            return self
+        copies = {}
+        for name, value in list(vars(self).items()):
+            if name.endswith("_") and not name.startswith("_") and _device.is_device_array(value):
+                host = _device.to_host(value)
+                if host.ndim == 0:
+                    host = host[()]  # a NumPy scalar, as scikit-learn's 0-d results are
+                setattr(self, name, host)
+                copies[name] = (host, value)
+        self.__dict__[_DEVICE_COPIES] = copies
+        return self
+
     def _fitted(self, name: str, xp: types.ModuleType) -> Any:
         """Fitted attribute ``name`` in namespace ``xp`` (a copy only when it lives on the other device)."""
         value = getattr(self, name)
+        kept = self.__dict__.get(_DEVICE_COPIES, {}).get(name)
+        if kept is not None and kept[0] is value and _device.namespace_of(kept[1]) is xp:
+            return kept[1]  # the device original of a published host attribute the user has not replaced
         return value if value is None or np.isscalar(value) else _device.to_device(value, xp)
 
     def _output(self, result: Any, X: Any, method: str = "transform") -> Any:

@@ -154,8 +154,8 @@ def check_input(X: Any, *, dtype: Any = "numeric", allow_nan: bool = False, ensu
 
     >>> import numpy as np
     >>> A, xp = check_input(np.array([[1, 2]], dtype=np.int32), dtype=FLOAT_DTYPES)
-    >>> A.dtype.name, xp.__name__
-    ('float64', 'numpy')
+    >>> A.dtype.name, A.shape  # xp is NumPy, or CuPy when riptide computes on a GPU
+    ('float64', (1, 2))
     >>> check_input(np.array([1.0, 2.0]))
     Traceback (most recent call last):
     ...

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import stable_id
 from riptide.core.ops.date_offsets import add_offset, supports
 
 UNITS = ["s", "ms", "us", "ns"]
@@ -54,7 +55,7 @@ def _check(ticks: np.ndarray, unit: str, offset, sign: int) -> None:
     np.testing.assert_array_equal(got.view(f"datetime64[{got_unit}]"), want.to_numpy(), err_msg=f"{offset!r} {sign}")
 
 
-@pytest.mark.parametrize("offset", OFFSETS, ids=repr)
+@pytest.mark.parametrize("offset", OFFSETS, ids=stable_id)
 @pytest.mark.parametrize("sign", [1, -1])
 def test_fixed_dates_match_pandas(offset, sign):
     for unit in ("s", "ns"):

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import riptide as rt
-from conftest import assert_series_equal, check_same_outcome
+from conftest import assert_series_equal, check_same_outcome, stable_id
 from riptide.errors import HostFallbackWarning
 
 DEVICE_OFFSETS = [pd.offsets.MonthEnd(), pd.offsets.MonthBegin(-2), pd.offsets.QuarterEnd(), pd.offsets.YearBegin(),
@@ -53,7 +53,7 @@ def test_device_offsets_do_not_warn():
         s + pd.offsets.MonthEnd()
 
 
-@pytest.mark.parametrize("offset", HOST_OFFSETS, ids=repr)
+@pytest.mark.parametrize("offset", HOST_OFFSETS, ids=stable_id)
 def test_other_offsets_run_through_pandas_with_a_warning(offset):
     s = pd.Series(pd.to_datetime(["2024-01-31 10:00", None, "2024-03-08"], format="mixed"))
     with pytest.warns(HostFallbackWarning, match=type(offset).__name__):

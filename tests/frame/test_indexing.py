@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import (
+    stable_id,
     ALL_DTYPES,
     assert_frame_equal,
     documented,
@@ -330,7 +331,7 @@ FRAME_LOC_KEYS = ["r1", "zz", ["r3", "r0"], slice("r1", "r3"), slice("r3", "r1",
                   ([True, False, True, False, True], ["b"])]  # fmt: skip
 
 
-@pytest.mark.parametrize("key", FRAME_LOC_KEYS, ids=repr)
+@pytest.mark.parametrize("key", FRAME_LOC_KEYS, ids=stable_id)
 def test_frame_loc_get(key):
     check_get(rt.from_pandas(P_FRAME), P_FRAME, lambda f: f.loc[key])
 
@@ -609,7 +610,7 @@ DROP_CASES = [dict(columns="i"), dict(columns=["i", "s"]), dict(index="r1"), dic
               dict(labels="r3"), dict(columns=[])]  # fmt: skip
 
 
-@pytest.mark.parametrize("kwargs", DROP_CASES, ids=repr)
+@pytest.mark.parametrize("kwargs", DROP_CASES, ids=stable_id)
 def test_drop(kwargs):
     check_get(rt.from_pandas(P_FRAME), P_FRAME, lambda f: f.drop(**kwargs))
 
@@ -641,7 +642,7 @@ RENAME_CASES = [dict(columns={"i": "I", "zz": "ZZ"}), dict(columns=str.upper), d
                 dict(columns={"i": "f"})]  # fmt: skip
 
 
-@pytest.mark.parametrize("kwargs", RENAME_CASES, ids=repr)
+@pytest.mark.parametrize("kwargs", RENAME_CASES, ids=stable_id)
 def test_rename(kwargs):
     check_get(rt.from_pandas(P_FRAME), P_FRAME, _raise_if_duplicate_columns(lambda f: f.rename(**kwargs)))
 

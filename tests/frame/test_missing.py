@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import (
+    stable_id,
     ALL_DTYPES,
     assert_frame_equal,
     assert_series_equal,
@@ -30,9 +31,6 @@ import riptide as rt
 NUMERIC = ["int8", "int32", "int64", "uint8", "uint64", "float32", "float64", "bool", "Int64", "Float64", "boolean"]
 
 BUGS = {
-    "I1": "riptide bug: isin with NaN among the values finds an int64 value that float64 cannot hold exactly "
-          "(Series([2**53 + 1]).isin([2**53 + 1, nan]) is True); pandas then compares with the values cast to float64 "
-          "and finds nothing",
     "COLIDX": "riptide bug: a frame whose columns were all removed (dropna(axis=1), df[[]]) has an empty RangeIndex "
               "of columns; pandas keeps the original columns' dtype (str)",
 }
@@ -422,16 +420,17 @@ def test_isin_masked_is_boolean(dtype):
     check(rt.from_pandas(s), s, lambda obj: obj.isin([1]))
 
 
-@pytest.mark.parametrize("values", [[], [None], [1, "y"]], ids=repr)
+@pytest.mark.parametrize("values", [[], [None], [1, "y"]], ids=stable_id)
 def test_isin_empty_none_and_mixed_values(values):
     s = pd.Series([1.0, 2.0, np.nan])
     check(rt.from_pandas(s), s, lambda obj: obj.isin(values))
 
 
-@pytest.mark.xfail(not rt._device.is_gpu(), strict=True, reason=BUGS["I1"] + " (NumPy path; CuPy's isin agrees with pandas)")
 def test_isin_nan_with_inexact_large_int():
-    s = pd.Series([2**53 + 1, 3])
-    check(rt.from_pandas(s), s, lambda obj: obj.isin([2**53 + 1, np.nan]))
+    # floats in the values are compared with the integers exactly: 2**53 + 1 as a float is 2**53
+    s = pd.Series([2**53 + 1, 3, 2**53, -(2**63)])
+    for values in ([2**53 + 1, np.nan], [float(2**53)], [3.0, 3.5, -9.3e18, 1e300, -np.inf], [float(-(2**63))]):
+        check(rt.from_pandas(s), s, lambda obj, v=values: obj.isin(v))
 
 
 def test_isin_strings_and_mixed_kinds():

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import (
+    stable_id,
     INT_DTYPES,
     UINT_DTYPES,
     assert_frame_equal,
@@ -304,14 +305,14 @@ def test_masked_series_scalar_matrix(op_name, dtype, scalar, reflected):
         check_op(op, rt_of(s), scalar, s, scalar)
 
 
-@pytest.mark.parametrize("scalar", [np.float64(2.5), np.int64(2), np.int8(3), np.float32(1.5), np.uint8(2)], ids=repr)
+@pytest.mark.parametrize("scalar", [np.float64(2.5), np.int64(2), np.int8(3), np.float32(1.5), np.uint8(2)], ids=stable_id)
 @pytest.mark.parametrize("op_name", ["add", "mul", "lt"])
 def test_numpy_scalar_on_the_right(scalar, op_name):
     s = pd.Series([1.5, -2.0, 0.0], dtype="float64")
     check_op(ALL_OPS[op_name], rt_of(s), scalar, s, scalar)
 
 
-@pytest.mark.parametrize("scalar", [np.float64(2.5), np.int64(2), np.timedelta64(3, "s")], ids=repr)
+@pytest.mark.parametrize("scalar", [np.float64(2.5), np.int64(2), np.timedelta64(3, "s")], ids=stable_id)
 @pytest.mark.parametrize("op_name", ["add", "mul", "lt", "eq"])
 def test_numpy_scalar_on_the_left(scalar, op_name):
     s = pd.Series([1, 2, 3]) if not isinstance(scalar, np.timedelta64) else TD
@@ -327,7 +328,7 @@ def test_numpy_scalar_on_the_left_of_a_frame():
 NUMPY_SCALARS = [np.int8(3), np.int64(-1), np.uint8(0), np.float32(1.5), np.float64(0.1), np.bool_(True)]
 
 
-@pytest.mark.parametrize("scalar", NUMPY_SCALARS, ids=repr)
+@pytest.mark.parametrize("scalar", NUMPY_SCALARS, ids=stable_id)
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "uint64", "float32", "bool"])
 @pytest.mark.parametrize("op_name", list(ALL_OPS))
 def test_numpy_scalars_promote_like_python_scalars(dtype, scalar, op_name):
@@ -340,7 +341,7 @@ def test_numpy_scalars_promote_like_python_scalars(dtype, scalar, op_name):
 
 
 @pytest.mark.parametrize("op_name", list(ALL_OPS))
-@pytest.mark.parametrize("scalar", [None, pd.NA, np.nan], ids=repr)
+@pytest.mark.parametrize("scalar", [None, pd.NA, np.nan], ids=stable_id)
 @pytest.mark.parametrize("dtype", ["float64", "int64", "bool"])
 def test_numpy_series_with_missing_scalar(op_name, scalar, dtype):
     s = pd.Series([1.0, np.nan, 3.0]) if dtype == "float64" else operand(dtype, "l")

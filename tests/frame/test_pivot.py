@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import riptide as rt
-from tests.conftest import assert_frame_equal, assert_series_equal, check_same_outcome, documented
+from tests.conftest import assert_frame_equal, assert_series_equal, check_same_outcome, documented, stable_id
 
 
 def compare(got, expected) -> None:
@@ -116,7 +116,7 @@ PIVOT_TABLE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("kwargs", PIVOT_TABLE_CASES, ids=repr)
+@pytest.mark.parametrize("kwargs", PIVOT_TABLE_CASES, ids=stable_id)
 @pytest.mark.parametrize("nulls", [False, True])
 def test_pivot_table(kwargs, nulls):
     frame = long_frame(1, 50, nulls)[["a", "b", "c", "v", "w"]]

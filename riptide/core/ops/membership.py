@@ -93,6 +93,13 @@ def _isin_numeric(column: NumericColumn, wanted: Column, xp: Any) -> Any:
 
         converted = astype(NumericColumn(table, wanted.dtype), column.dtype)
         table = converted.data
+    elif column.data.dtype.kind in "iu" and table.dtype.kind == "f":
+        # Integers against floats compare exactly, as pandas does: only integral floats inside the column's range
+        # can match, and they are compared as integers (promoting the column to float64 instead would round
+        # 2**53 + 1 to 2**53, and NumPy and CuPy differ in whether they do).
+        info = np.iinfo(column.data.dtype)
+        exact = (table == xp.floor(table)) & (table >= float(info.min)) & (table < float(info.max) + 1.0)
+        table = table[exact].astype(column.data.dtype)
     return xp.isin(column.data, table)
 
 

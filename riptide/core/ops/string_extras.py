@@ -10,8 +10,8 @@
 * ``get_dummies`` splits every row at the separator (the pieces of ``str.split``), numbers the distinct pieces in
   sorted order with :func:`riptide.core.ops.grouping.group_rows`, and scatters a 1 at (row, token number).
 * ``normalize`` leaves pure-ASCII rows alone (every normalization form maps ASCII to itself) and normalizes only
-  the other rows, with pyarrow's ``utf8_normalize`` (the kernel pandas itself calls) on a host copy of just those
-  rows: Unicode normalization needs the composition tables of the Unicode database, which riptide does not carry
+  the other rows, with Python's ``unicodedata`` (what pandas uses: some pyarrow builds' ``utf8_normalize`` skips
+  the composition step of NFC/NFKC) on a host copy of just those rows: Unicode normalization needs the composition tables of the Unicode database, which riptide does not carry
   to the device. The normalized rows are put back in place with one gather.
 
 Results follow pandas 3 with its default ``str`` dtype (see :mod:`riptide.core.ops.string_ops`).
@@ -20,9 +20,11 @@ Results follow pandas 3 with its default ``str`` dtype (see :mod:`riptide.core.o
 from __future__ import annotations
 
 import types
+import unicodedata
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from riptide.core.column import NumericColumn, StringColumn
 from riptide.core.kernels.segments import row_of_each_element
@@ -209,14 +211,12 @@ def non_ascii_rows(column: StringColumn) -> Any:
 
 def normalize(column: StringColumn, form: str) -> StringColumn:
     """Unicode normalization ``form`` (NFC, NFD, NFKC, NFKD) of every row; only non-ASCII rows change, and they are
-    normalized by pyarrow on a host copy of just those rows (see the module docstring).
+    normalized by Python's unicodedata on a host copy of just those rows (see the module docstring).
 
     >>> import pyarrow as pa
     >>> normalize(StringColumn.from_arrow(pa.array(["ab", "e\\u0301", None]), np), "NFC").to_arrow().to_pylist()
     ['ab', 'é', None]
     """
-    import pyarrow.compute as pc
-
     xp = column.xp
     if form not in NORMALIZATION_FORMS:
         raise ValueError("invalid normalization form")
@@ -226,9 +226,13 @@ def normalize(column: StringColumn, form: str) -> StringColumn:
         return StringColumn(column.offsets, column.chars, column.mask)
     from riptide.errors import warn_host_fallback
 
-    warn_host_fallback("Series.str.normalize", "the non-ASCII rows are normalized by pyarrow on a host copy of "
+    warn_host_fallback("Series.str.normalize", "the non-ASCII rows are normalized by Python on a host copy of "
                        "those rows (the Unicode composition tables are not on the device)")  # fmt: skip
-    done = StringColumn.from_arrow(pc.utf8_normalize(column.take(where).to_arrow(), form), np).to_device(xp)
+    # Python's unicodedata, as pandas uses: pyarrow's utf8_normalize depends on how pyarrow was built (one build
+    # on the GPU host returned its input unchanged).
+    rows = column.take(where).to_arrow().to_pylist()
+    done = StringColumn.from_arrow(pa.array([unicodedata.normalize(form, text) for text in rows], pa.string()),
+                                   np).to_device(xp)  # fmt: skip
     # Row i comes from the normalized rows (its rank among them) or stays as it is: one gather of byte pieces.
     rank = xp.cumsum(changed) - 1
     source_start = xp.where(changed, done.offsets[:-1][xp.maximum(rank, 0)] + column.chars.shape[0],

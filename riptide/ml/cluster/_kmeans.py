@@ -267,6 +267,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
         """Compute k-means clustering."""
+        X_given = X
         X, xp = validate_data(self, X, reset=True, dtype=FLOAT_DTYPES)
         self._check_params_vs_input(X, xp)
         random_state = check_random_state(self.random_state)
@@ -305,7 +306,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         self.labels_ = labels
         self.inertia_ = inertia
         self.n_iter_ = n_iter
-        return self
+        return self._publish(X_given)
 
     def fit_predict(self, X, y=None, sample_weight=None):
         """Compute the clustering and return each sample's cluster."""

@@ -137,13 +137,15 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
     def fit(self, X, y=None):
         """Fit the principal components of X."""
         self._fit(X)
-        return self
+        return self._publish(X)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the projection of X on the components."""
         A, xp = self._fit(X)
-        return self._output(self._project(A, xp), X)
+        projected = self._project(A, xp)
+        self._publish(X)
+        return self._output(projected, X)
 
     def _solver_for(self, shape: tuple[int, int], n_components: Any) -> str:
         solver = self.svd_solver

@@ -137,7 +137,7 @@ def _lstsq_min_norm(centered: _Centered, tol: float) -> tuple[Any, int, Any]:
     return coef, int(rank), singular
 
 
-class LinearRegression(MultiOutputMixin, RegressorMixin, LinearModelMixin, BaseEstimator):
+class LinearRegression(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseEstimator):
     """Ordinary least squares (``sklearn.linear_model.LinearRegression``).
 
     Parameters
@@ -192,6 +192,7 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, LinearModelMixin, BaseE
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the least-squares coefficients."""
+        X_given = X
         if self.positive:
             raise NotImplementedError("LinearRegression(positive=True) is not implemented in riptide.ml yet; use "
                                       "sklearn.linear_model.LinearRegression")  # fmt: skip
@@ -202,4 +203,4 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, LinearModelMixin, BaseE
         coef, self.rank_, singular = _lstsq_min_norm(centered, self.tol)
         self.singular_ = singular[: min(X.shape)].astype(X.dtype)
         centered.finish(self, coef, self.fit_intercept)
-        return self
+        return self._publish(X_given)

@@ -100,7 +100,7 @@ class _Objective:
         return float(out[0]), out[1:]
 
 
-class LogisticRegression(ClassifierMixin, DeviceEstimatorMixin, BaseEstimator):
+class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Logistic regression classifier (``sklearn.linear_model.LogisticRegression``), solver 'lbfgs'.
 
     Parameters are scikit-learn's; see the module docstring for what is implemented.
@@ -213,6 +213,7 @@ class LogisticRegression(ClassifierMixin, DeviceEstimatorMixin, BaseEstimator):
         if self.n_jobs is not None:
             warnings.warn("'n_jobs' has no effect since 1.8 and will be removed in 1.10. You provided "
                           f"'n_jobs={self.n_jobs}', please leave it unspecified.", FutureWarning)  # fmt: skip
+        X_given = X
         X, classes, codes, xp = self._targets(X, y)
         n_classes = classes.shape[0]
         if n_classes < 2:
@@ -245,7 +246,7 @@ class LogisticRegression(ClassifierMixin, DeviceEstimatorMixin, BaseEstimator):
         W = _device.to_device(np.ascontiguousarray(W).astype(X.dtype), xp)
         self.coef_ = W[:, :d]
         self.intercept_ = W[:, d] if self.fit_intercept else xp.zeros(W.shape[0], dtype=X.dtype)
-        return self
+        return self._publish(X_given)
 
     def _class_weights(self, classes: Any, codes: Any, sw: Any, xp: types.ModuleType) -> Any:
         """The weight of each class: scikit-learn's compute_class_weight, 'balanced' counted on the device."""

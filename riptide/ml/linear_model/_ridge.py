@@ -40,12 +40,28 @@ def _solve_direct(M: Any, R: Any, alpha: Any, xp: types.ModuleType) -> Any | Non
         for value in np.unique(alpha_host):
             targets = np.flatnonzero(alpha_host == value)
             idx = xp.asarray(targets)
-            out[:, idx] = xp.linalg.solve(M + value * eye, R[:, idx])
+            A = M + value * eye
+            if _numerically_singular(A, xp):
+                return None
+            out[:, idx] = xp.linalg.solve(A, R[:, idx])
     except np.linalg.LinAlgError:
         return None
     if not bool(xp.isfinite(out).all()):  # one scalar read: CuPy reports a singular solve with non-finite values
         return None
     return out
+
+
+def _numerically_singular(A: Any, xp: types.ModuleType) -> bool:
+    """Is the symmetric positive semi-definite A singular to working precision? (a Cholesky pivot below
+    n * eps * max diag(A)). NumPy's LU raises on an exactly zero pivot, but a GPU factorization of the same singular
+    matrix (e.g. X with two equal columns and alpha=0) rounds differently and returns a finite, wrong solution, so
+    the test has to look at the pivots."""
+    if A.shape[0] == 0:
+        return False
+    L = xp.linalg.cholesky(A)  # NumPy raises LinAlgError when A is not positive definite; CuPy gives NaNs
+    pivots = xp.diagonal(L) ** 2
+    tiny = A.shape[0] * np.finfo(A.dtype).eps * xp.abs(xp.diagonal(A)).max()
+    return not bool(xp.isfinite(pivots).all() & (pivots.min() > tiny))  # one scalar read: which solver applies
 
 
 def _solve_spectral(M: Any, R: Any, alpha: Any, xp: types.ModuleType) -> Any:
@@ -57,7 +73,7 @@ def _solve_spectral(M: Any, R: Any, alpha: Any, xp: types.ModuleType) -> Any:
     return V @ (factor * (V.T @ R))
 
 
-class Ridge(MultiOutputMixin, RegressorMixin, LinearModelMixin, BaseEstimator):
+class Ridge(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseEstimator):
     """Linear least squares with L2 regularization (``sklearn.linear_model.Ridge``).
 
     Parameters
@@ -121,6 +137,7 @@ class Ridge(MultiOutputMixin, RegressorMixin, LinearModelMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the ridge coefficients."""
+        X_given = X
         if self.solver == "lbfgs" and not self.positive:
             raise ValueError("'lbfgs' solver can be used only when positive=True. Please use another solver.")
         if self.positive:
@@ -150,4 +167,4 @@ class Ridge(MultiOutputMixin, RegressorMixin, LinearModelMixin, BaseEstimator):
         centered.finish(self, coef, self.fit_intercept)
         if n_targets == 1 and y.ndim == 2:  # scikit-learn: one target gives a flat coef_, even from a 2-D y
             self.coef_ = self.coef_[0]
-        return self
+        return self._publish(X_given)

@@ -12,6 +12,7 @@ scikit-learn's code, so the keys are its own), ``best_*`` attributes, refit and 
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from typing import Any
@@ -64,10 +65,51 @@ _SCORERS: dict[str, _Scorer] = {
 }
 
 
+class _HostResponses:
+    """The estimator as a scikit-learn scorer sees it: the same model, its predictions and fitted arrays copied to
+    the host (scikit-learn's metrics refuse CuPy arrays). X itself stays where it is: the model predicts there."""
+
+    _RESPONSES = ("predict", "predict_proba", "predict_log_proba", "decision_function")
+
+    def __init__(self, estimator: Any):
+        self._estimator = estimator
+
+    def __getattr__(self, name: str) -> Any:
+        from riptide import _device
+
+        value = getattr(self._estimator, name)
+        if name in self._RESPONSES:
+
+            @functools.wraps(value)  # scikit-learn reads the method's __name__
+            def on_host(X, *args, **kwargs):
+                return _device.to_host(value(X, *args, **kwargs))
+
+            return on_host
+        return _device.to_host(value) if _device.is_device_array(value) else value
+
+
+class _OnHost:
+    """A scikit-learn scorer applied to device data: targets and responses go to the host for its metric."""
+
+    def __init__(self, scorer: Any):
+        self.scorer = scorer
+
+    def __call__(self, estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> float:
+        from riptide.ml.metrics._common import host
+
+        extra = {} if sample_weight is None else {"sample_weight": host(sample_weight)}
+        return self.scorer(_HostResponses(estimator), X, host(y), **extra)
+
+    def __repr__(self) -> str:
+        return repr(self.scorer)
+
+
 def _one_scorer(estimator: Any, scoring: Any) -> Any:
     if isinstance(scoring, str) and scoring in _SCORERS:
         return _SCORERS[scoring]
-    return check_scoring(estimator, scoring=scoring)
+    if scoring is None or callable(scoring):  # the estimator's own score method, or the user's callable
+        return check_scoring(estimator, scoring=scoring)
+    return _OnHost(check_scoring(estimator, scoring=scoring))
 
 
 def _scorers(estimator: Any, scoring: Any) -> Any:

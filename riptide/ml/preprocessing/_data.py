@@ -110,6 +110,7 @@ class StandardScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixi
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y=None, sample_weight=None):
         """Update the mean and standard deviation with one more batch of samples."""
+        X_given = X
         first_call = not hasattr(self, "n_samples_seen_")
         X, xp = validate_data(self, X, reset=first_call, dtype=FLOAT_DTYPES, allow_nan=True)
         n_features = X.shape[1]
@@ -139,7 +140,7 @@ class StandardScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixi
             self.scale_ = xp.where(constant, 1.0, xp.sqrt(var))
         else:
             self.scale_ = None
-        return self
+        return self._publish(X_given)
 
     def transform(self, X, copy=None):
         """Center and scale X with the fitted statistics."""
@@ -220,6 +221,7 @@ class MinMaxScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
         if low >= high:
             raise ValueError("Minimum of desired feature range must be smaller than maximum. Got %s."
                              % str(self.feature_range))  # fmt: skip
+        X_given = X
         first_pass = not hasattr(self, "n_samples_seen_")
         X, xp = validate_data(self, X, reset=first_pass, dtype=FLOAT_DTYPES, allow_nan=True)
         with np.errstate(invalid="ignore"):
@@ -238,7 +240,7 @@ class MinMaxScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
         self.data_min_ = data_min
         self.data_max_ = data_max
         self.data_range_ = data_range
-        return self
+        return self._publish(X_given)
 
     def transform(self, X):
         """Scale X to ``feature_range``."""
