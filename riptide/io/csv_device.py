@@ -51,6 +51,8 @@ header only: ``object`` columns).
 
 from __future__ import annotations
 
+import functools
+import os
 import types
 from typing import Any, NamedTuple
 
@@ -59,6 +61,7 @@ import pandas as pd
 
 from riptide import _device
 from riptide.core.kernels import segments
+from riptide.io._device_read import read_file
 
 __all__ = ["read_csv_device"]
 
@@ -93,22 +96,32 @@ def _fallback(reason: str) -> Exception:
 # --------------------------------------------------------------------------- bytes to the device
 
 
-def _host_bytes(source: Any) -> np.ndarray:
-    """The file's bytes on the host (``source`` is what :func:`riptide.io.csv._source_bytes` gives)."""
+def _head_and_tail(source: Any) -> tuple[bytes, bytes]:
+    """The first three bytes and the last byte of ``source`` (what :func:`riptide.io.csv._source_bytes` gives: a
+    local path or a BytesIO), read without reading the rest."""
     if isinstance(source, str):
-        return np.fromfile(source, dtype=np.uint8)
-    source.seek(0)
-    return np.frombuffer(source.getbuffer(), dtype=np.uint8).copy()
+        with open(source, "rb") as handle:
+            head = handle.read(3)
+            if not head:
+                return b"", b""
+            handle.seek(-1, os.SEEK_END)
+            return head, handle.read(1)
+    data = source.getbuffer()
+    return bytes(data[:3]), bytes(data[-1:])
 
 
-def bytes_to_device(host: np.ndarray, xp: types.ModuleType) -> Any:
-    """The file's bytes in one device buffer (one staged pinned copy, :func:`riptide._transfer.host_to_device`).
+def bytes_to_device(source: Any, xp: types.ModuleType) -> Any:
+    """The file's bytes in one device buffer. A path is read by parallel reads into pinned memory, each piece copied
+    to the device as it lands (:func:`riptide.io._device_read.read_file`); a BytesIO is copied once.
 
-    Hook for the chunked pipeline: reading the file in chunks and copying chunk *k* while chunk *k-1* is scanned
-    only changes this function and step 1-2 of :func:`find_fields` (chunk boundaries need the quote parity carried
-    from the previous chunk, i.e. the count of its quotes).
+    Hook for a chunked pipeline: parsing chunk *k* while chunk *k+1* is read only changes this function and steps
+    1-2 of :func:`find_fields` (chunk boundaries need the quote parity carried from the previous chunk, i.e. the
+    count of its quotes).
     """
-    return _device.to_device(host, xp)
+    if isinstance(source, str):
+        return read_file(source, xp)
+    source.seek(0)
+    return _device.to_device(np.frombuffer(source.getbuffer(), dtype=np.uint8).copy(), xp)
 
 
 # --------------------------------------------------------------------------- structure
@@ -198,11 +211,52 @@ def _blank_records(buf: Any, starts: Any, ends: Any, first: Any, count: Any, xp:
 # --------------------------------------------------------------------------- byte-wise matching
 
 
+_MATCH_WORDS = r"""
+extern "C" __global__ void csv_match_words(const unsigned char* text, const long long* starts,
+                                           const long long* lengths, const unsigned char* words,
+                                           const long long* word_offsets, int n_words, bool* out, long long n) {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const unsigned char* field = text + starts[i];
+    long long length = lengths[i];
+    bool hit = false;
+    for (int w = 0; w < n_words && !hit; ++w) {
+        long long lo = word_offsets[w];
+        if (word_offsets[w + 1] - lo != length) continue;
+        bool same = true;
+        for (long long j = 0; j < length && same; ++j) same = field[j] == words[lo + j];
+        hit = same;
+    }
+    out[i] = hit;
+}
+"""
+
+
+@functools.cache
+def _match_words_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(_MATCH_WORDS, "csv_match_words")
+
+
 def _matches(starts: Any, lengths: Any, padded: Any, words: list[bytes], xp: types.ModuleType) -> Any:
     """Whether each field (``starts``, ``lengths`` into ``padded``) equals one of ``words``.
 
-    Per word length, only the fields of that length are compared (gathered first), one letter at a time.
+    On the GPU one thread per field compares it with the few words (one launch; the NA list has ~20 words). The
+    NumPy twin compares, per word length, only the fields of that length (gathered first), one letter at a time.
     """
+    if xp is not np:
+        n = starts.shape[0]
+        hit = xp.empty(n, dtype=bool)
+        if n and words:
+            blob = np.frombuffer(b"".join(words), dtype=np.uint8) if any(words) else np.zeros(1, np.uint8)
+            offsets = np.concatenate([[0], np.cumsum([len(w) for w in words])]).astype(np.int64)
+            _match_words_kernel()(((n + 255) // 256,), (256,), (
+                padded, xp.ascontiguousarray(starts, dtype=np.int64), xp.ascontiguousarray(lengths, dtype=np.int64),
+                xp.asarray(blob), xp.asarray(offsets), np.int32(len(words)), hit, np.int64(n)))  # fmt: skip
+        else:
+            hit[...] = False
+        return hit
     hit = xp.zeros(starts.shape[0], dtype=bool)
     by_length: dict[int, list[bytes]] = {}
     for word in words:
@@ -330,14 +384,14 @@ def read_csv_device(source: Any, options: dict) -> Any:
     """
     o = options
     sep, quote = _options(o)
-    host = _host_bytes(source)
-    if host.shape[0] == 0:
-        raise _fallback("empty file")
-    if host[:3].tobytes() == b"\xef\xbb\xbf":
-        raise _fallback("a byte-order mark")
     xp = _device.xp()
-    buf = bytes_to_device(host, xp)
-    fields = find_fields(buf, sep, quote, xp, ends_with_newline=bool(host[-1] == _NL))
+    head, tail = _head_and_tail(source)
+    if not head:
+        raise _fallback("empty file")
+    if head.startswith(b"\xef\xbb\xbf"):
+        raise _fallback("a byte-order mark")
+    buf = bytes_to_device(source, xp)
+    fields = find_fields(buf, sep, quote, xp, ends_with_newline=tail == b"\n")
 
     # Records: skiprows (raw records), blank lines, header, nrows.
     n_records = int(fields.first.shape[0])  # one scalar read (a shape)

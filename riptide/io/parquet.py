@@ -7,6 +7,12 @@ lists, ORed, or a ``pyarrow.compute`` expression). A directory is read as a data
 (``year=2024/``); a glob or a list names several files, read as one table. The table becomes a frame with
 pandas' dtypes in :mod:`riptide.io._arrow`.
 
+Decoding on the device (issue 5). On the GPU a local file read without ``filters`` first goes to
+:mod:`riptide.io.parquet_device`, which moves the *encoded* column chunks to the device and decodes them there
+(Snappy, levels, PLAIN and dictionary values in CUDA kernels); columns it does not cover are read by pyarrow and the
+frame is the one the pyarrow path gives. ``DEVICE_DECODE`` (env ``RIPTIDE_PARQUET_DEVICE=0`` / ``1``) turns it off or
+on, e.g. to time the two paths against each other. What follows is the pyarrow path.
+
 Overlap (issue 5, part 3). A local file of several row groups, read whole (no ``filters``) and without
 categorical columns, is read in pieces of about ``PIECE_BYTES`` of decoded data: one background thread decodes
 piece *k+1* (pyarrow, itself multithreaded; the GIL is released) while the main thread copies piece *k*'s columns
@@ -42,9 +48,19 @@ from riptide.io._arrow import frame_from_pieces, frame_from_table, table_from_fr
 
 __all__ = ["read_parquet", "to_parquet"]
 
+DEVICE_DECODE: Any = "auto"  # decode on the device: "auto" on the GPU; True / False: always / never
 PIPELINE: Any = "auto"  # read and write in overlapped pieces: "auto" on the GPU only; True / False: always / never
 PIECE_BYTES = 128 << 20  # decoded bytes per piece read (row groups are gathered up to this size)
 WRITE_ROWS = 1 << 20  # rows per row group (and per overlapped piece) when writing, as pyarrow's default
+
+
+def _device_decode() -> bool:
+    """Whether read_parquet tries :mod:`riptide.io.parquet_device` first (env ``RIPTIDE_PARQUET_DEVICE=0|1``
+    overrides ``DEVICE_DECODE``: ``0`` forces the pyarrow path, e.g. to compare the two)."""
+    env = os.environ.get("RIPTIDE_PARQUET_DEVICE", "").strip().lower()
+    if env in ("0", "1", "false", "true"):
+        return env in ("1", "true")
+    return _device.is_gpu() if DEVICE_DECODE == "auto" else bool(DEVICE_DECODE)
 
 
 def _pipelined() -> bool:
@@ -131,6 +147,14 @@ def read_parquet(path: Any, engine: str = "auto", columns: list | None = None, s
     if kwargs.pop("dtype_backend", None) is not None:
         raise NotImplementedError("riptide reads Parquet with pandas' default dtypes; dtype_backend is not supported")
     path = _files.stringify_path(path)
+    local_file = isinstance(path, str) and not _files.is_url(path) and os.path.isfile(path)
+    if local_file and filters is None and not kwargs and _device_decode():
+        from riptide.io import parquet_device
+
+        with _files.naming_the_file("Parquet", path):
+            frame = parquet_device.read_parquet_device(path, columns)
+        if frame is not None:
+            return frame
     if (_pipelined() and filters is None and not kwargs and isinstance(path, str) and not _files.is_url(path)
             and os.path.isfile(path)):  # fmt: skip
         frame = _read_overlapped(path, columns)

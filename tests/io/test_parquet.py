@@ -199,6 +199,7 @@ def pieces(monkeypatch):
     import riptide.io.parquet as parquet
 
     monkeypatch.setattr(parquet, "PIPELINE", True)
+    monkeypatch.setattr(parquet, "DEVICE_DECODE", False)  # the pyarrow path's pieces (the GPU decodes otherwise)
     monkeypatch.setattr(parquet, "PIECE_BYTES", 1)  # every row group its own piece
     monkeypatch.setattr(parquet, "WRITE_ROWS", 7)
     return parquet
@@ -227,6 +228,7 @@ def test_pieces_read_as_the_whole_table(tmp_path_factory, pdf):
     expected = pd.read_parquet(path)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(parquet, "PIPELINE", True)
+        mp.setattr(parquet, "DEVICE_DECODE", False)
         mp.setattr(parquet, "PIECE_BYTES", 1)
         counts = _spy_pieces(mp, parquet)
         got = rt.read_parquet(path)
