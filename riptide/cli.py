@@ -109,8 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="dbbench: timed runs of each peer per question, no warm-up (default: 1; pandas takes minutes at 1e8)",
     )
     bench.add_argument(
-        "--peers", default="pandas,polars,sklearn",
-        help="libraries to compare with, if installed (default: pandas,polars,sklearn; each case runs those it has)"
+        "--peers", default="pandas,polars,sklearn,networkx",
+        help="libraries to compare with, if installed (default: pandas,polars,sklearn,networkx; each case runs those"
+        " it has)"
     )
     bench.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
     bench.add_argument("--list", action="store_true", help="list the cases and exit")

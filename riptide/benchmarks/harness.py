@@ -66,8 +66,9 @@ __all__ = [
     "run_bench",
 ]
 
-LIBRARIES = ("riptide", "pandas", "polars", "sklearn")
-PEERS = ("pandas", "polars", "sklearn")  # a case runs the peers it has a method for (sklearn: the ml cases)
+LIBRARIES = ("riptide", "pandas", "polars", "sklearn", "networkx")
+# A case runs the peers it has a method for (sklearn: the ml cases; networkx: the graph cases).
+PEERS = ("pandas", "polars", "sklearn", "networkx")
 GPU_ROWS = 100_000_000
 CPU_ROWS = 10_000_000
 CHECK_ROWS = 100_000  # the largest size --check compares riptide with pandas at
@@ -540,7 +541,7 @@ def run_bench(
             peer_repeat=peer_repeat,
             seed=seed,
             only=only,
-            peers=peers,
+            peers=[p for p in peers if p in ("pandas", "polars")],  # the db-benchmark has solutions in these only
             check=check,
             check_rows=check_rows,
             json_path=json_path,
@@ -771,7 +772,7 @@ def _goal_text(ref: Reference | None) -> str:
     if ref is None:
         return ""
     parts = [fmt_seconds(ref.goal)] if ref.goal else []
-    short = {"pandas": "pd", "polars": "pl", "sklearn": "sk"}
+    short = {"pandas": "pd", "polars": "pl", "sklearn": "sk", "networkx": "nx"}
     parts += [f"{factor:g}x {short.get(peer, peer)}" for peer, factor in ref.min_speedup]
     return ",".join(parts)
 

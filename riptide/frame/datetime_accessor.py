@@ -194,7 +194,7 @@ class _Properties:
 
 def _date_field(name: str, doc: str) -> property:
     def getter(self: DatetimeProperties) -> Any:
-        return self._field(fields.date_field(self._wall, self._unit, name, self._xp))
+        return self._wrap(fields.date_field_values(self._wall, self._unit, name, self._xp))  # one pass on the GPU
 
     getter.__name__ = name
     getter.__doc__ = doc
@@ -429,8 +429,7 @@ _WARNED: set[str] = set()
 
 def _timedelta_field(name: str, doc: str) -> property:
     def getter(self: TimedeltaProperties) -> Any:
-        values = fields.timedelta_component(self._ticks, self._unit, name, self._xp)
-        return self._field(values, np.int64 if name == "days" else np.int32)
+        return self._wrap(fields.timedelta_component_values(self._ticks, self._unit, name, self._xp))
 
     getter.__name__ = name
     getter.__doc__ = doc

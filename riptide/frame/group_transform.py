@@ -1180,8 +1180,11 @@ def _selection_name(grouped: Any) -> Any:
 
 def _scalars_column(values: list[Any], xp: Any) -> Column:
     """One value per group (host scalars from user code) as a column, inferred as pandas infers a list."""
-    # 0-d arrays (NumPy, or CuPy from ``g.values.sum()`` on the GPU: one scalar read per group) are scalars
-    values = [v.item() if getattr(v, "ndim", None) == 0 and hasattr(v, "item") else v for v in values]
+    # 0-d arrays are scalars; a CuPy one (``g.values.sum()`` on the GPU: one scalar read per group) becomes the NumPy
+    # scalar of its dtype, as pandas' own result there would be
+    values = [v.item() if isinstance(v, np.ndarray) and v.ndim == 0
+              else _device.to_host(v)[()] if _device.is_device_array(v) and v.ndim == 0 else v
+              for v in values]  # fmt: skip
     try:
         return as_column(pd.Series(values), xp=xp)
     except TypeError as error:

@@ -8,32 +8,51 @@ importing this module). For a dispatched call NetworkX converts each graph argum
 (caching the result on the NetworkX graph), calls the function of the same name here with the call's arguments,
 and hands the result through ``convert_to_nx``. ``can_run`` turns down what riptide cannot do yet (multigraphs),
 so NetworkX falls back to its own implementation when allowed.
+
+Per-node answers: riptide's functions return a :class:`~riptide.graph.results.NodeMap` (values kept on the
+device until read); a dispatched NetworkX call returns what NetworkX's contract says, a plain ``dict``, as other
+backends do, so switching the backend on changes no result type (``isinstance(pr, dict)``, ``json.dumps(pr)``).
+``convert_to_nx`` turns a NodeMap into a dict as well, for NetworkX's test-suite path.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from riptide.graph import centrality, components, link_analysis, traversal
 from riptide_nx_info import FUNCTIONS
 from riptide.graph.classes import Graph, from_networkx
+from riptide.graph.results import NodeMap
 
 __all__ = ["BackendInterface"]
+
+
+def _returning_dict(func: Callable) -> Callable:
+    """``func`` with a NodeMap answer handed back as a plain dict (NetworkX's result type)."""
+
+    @functools.wraps(func)  # keeps NetworkX's signature visible to inspect.signature
+    def call(*args: Any, **kwargs: Any) -> Any:
+        result = func(*args, **kwargs)
+        return result._dict() if isinstance(result, NodeMap) else result  # the host dict itself, no copy
+
+    return call
 
 
 class BackendInterface:
     """The object NetworkX loads for the "riptide" backend: conversions, run checks and the algorithms."""
 
-    pagerank = staticmethod(link_analysis.pagerank)
+    pagerank = staticmethod(_returning_dict(link_analysis.pagerank))
     connected_components = staticmethod(components.connected_components)
     number_connected_components = staticmethod(components.number_connected_components)
     is_connected = staticmethod(components.is_connected)
     weakly_connected_components = staticmethod(components.weakly_connected_components)
     number_weakly_connected_components = staticmethod(components.number_weakly_connected_components)
     is_weakly_connected = staticmethod(components.is_weakly_connected)
-    single_source_shortest_path_length = staticmethod(traversal.single_source_shortest_path_length)
+    single_source_shortest_path_length = staticmethod(_returning_dict(traversal.single_source_shortest_path_length))
     bfs_layers = staticmethod(traversal.bfs_layers)
-    degree_centrality = staticmethod(centrality.degree_centrality)
+    degree_centrality = staticmethod(_returning_dict(centrality.degree_centrality))
 
     @staticmethod
     def convert_from_nx(G: Any, edge_attrs: Any = None, node_attrs: Any = None, preserve_edge_attrs: bool = False,
@@ -55,9 +74,12 @@ class BackendInterface:
 
     @staticmethod
     def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
-        """Results are plain Python already (dicts, sets, generators); riptide graphs become NetworkX graphs."""
+        """Results are plain Python (dicts, sets, generators; a NodeMap becomes a dict); riptide graphs become
+        NetworkX graphs."""
         if isinstance(obj, Graph):
             return obj.to_networkx()
+        if isinstance(obj, NodeMap):
+            return obj._dict()
         return obj
 
     @staticmethod

@@ -7,11 +7,16 @@ Building it:
    ``labels[k]``, and every result maps back through it;
 2. **collapse repeated edges** as NetworkX's Graph/DiGraph do: one edge per (u, v) pair (per unordered pair for
    Graph), whose attributes are those of its *last* occurrence (``add_edge`` updates the edge's data dict). A
-   stable sort of the pair keys ``u * n + v`` puts repeats side by side; the last of each run survives;
-3. the surviving edges, already sorted by source, become the **CSR**: ``offsets`` is the prefix sum of the
+   stable sort of the pair keys ``u * n + v`` puts repeats side by side; the last of each run survives, and the
+   first of each run is the edge's **rank**, its place in NetworkX's adjacency dicts;
+3. the surviving edges, sorted by (source, rank), become the **CSR**: ``offsets`` is the prefix sum of the
    out-degrees (a ``bincount`` of the sources), ``indices`` the targets. An undirected graph stores each
-   non-loop edge as two arcs (a self loop once, as NetworkX's adjacency does) and sorts the arcs by source again.
-   ``arc_edge`` maps each arc to its edge, so edge attributes (weights) are stored once per edge.
+   non-loop edge as two arcs (a self loop once, as NetworkX's adjacency does) and sorts the arcs by (source,
+   rank) again. ``arc_edge`` maps each arc to its edge, so edge attributes (weights) are stored once per edge.
+   Each CSR row is thus in NetworkX's adjacency order, so ``edges()``, ``neighbors`` and breadth-first
+   discovery order come out as NetworkX's for a graph built from an edge list (and for a NetworkX DiGraph; an
+   undirected NetworkX graph's later-inserted neighbours can be in another order, as one rank per edge cannot
+   describe both of its endpoints' dicts).
 
 A DiGraph also builds the reverse CSR (in-arcs) on first use. Everything is xp arrays; only results handed back
 to Python (dicts keyed by the original ids) go to the host.
@@ -77,8 +82,13 @@ class Graph:
         dst = dst.astype(np.int64, copy=False)
         if not self.is_directed():
             src, dst = xp.minimum(src, dst), xp.maximum(src, dst)
-        keep, key = _last_of_each_pair(src, dst, n, xp)
-        self._src = key // max(n, 1)  # unique edges sorted by (src, dst); one per unordered pair when undirected
+        keep, key, first = _last_of_each_pair(src, dst, n, xp)
+        # Edges in NetworkX's adjacency order: by source, then by the pair's first appearance (add_edge puts a new
+        # neighbour last in the adjacency dict; a repeat updates the data in place). The key is unique per edge.
+        self._rank_bound = max(src.shape[0], 1)
+        order = stable_argsort((key // max(n, 1)) * self._rank_bound + first, xp) if key.shape[0] else key
+        key, keep, self._edge_rank = key[order], keep[order], first[order]
+        self._src = key // max(n, 1)  # one edge per (src, dst) pair; per unordered pair (src <= dst) when undirected
         self._dst = key % max(n, 1)
         self._edge_attrs = {name: column.take(keep) for name, column in edge_attrs.items()}
         m = self._src.shape[0]
@@ -86,11 +96,12 @@ class Graph:
             arc_src, arc_dst, arc_edge = self._src, self._dst, xp.arange(m, dtype=np.int64)
         else:
             # Each non-loop edge is an arc both ways; a self loop is one arc (NetworkX's adjacency holds it once).
+            # Both arcs of an edge take its rank: each endpoint met the other when the pair first appeared.
             other = xp.flatnonzero(self._src != self._dst)
             arc_src = xp.concatenate([self._src, self._dst[other]])
             arc_dst = xp.concatenate([self._dst, self._src[other]])
             arc_edge = xp.concatenate([xp.arange(m, dtype=np.int64), other.astype(np.int64)])
-            order = stable_argsort(arc_src * max(n, 1) + arc_dst, xp)
+            order = stable_argsort(arc_src * self._rank_bound + self._edge_rank[arc_edge], xp)
             arc_src, arc_dst, arc_edge = arc_src[order], arc_dst[order], arc_edge[order]
         self._arc_src, self._indices, self._arc_edge = arc_src, arc_dst, arc_edge
         self._offsets = _offsets_of(arc_src, n, xp)
@@ -231,9 +242,12 @@ class Graph:
         host[np.asarray(ids, dtype=np.int64)] = np.asarray(vals, dtype=np.float64)
         return _device.to_device(host, self.xp)
 
-    def _result_dict(self, values: Any) -> dict:
-        """``{original id: value}`` from a per-vertex device array (one transfer)."""
-        return dict(zip(self._host_labels(), _device.to_host(values).tolist()))
+    def _result_dict(self, values: Any) -> Any:
+        """``{original id: value}`` from a per-vertex device array, as a :class:`~riptide.graph.results.NodeMap`:
+        the values stay on the device until the answer is read as a dict."""
+        from riptide.graph.results import NodeMap
+
+        return NodeMap.over_nodes(self, values)
 
     def _edge_weights(self, weight: str | None) -> Any:
         """float64 weight per edge: the ``weight`` attribute, 1 where it is missing or when ``weight`` is None
@@ -257,7 +271,8 @@ class Graph:
         """The reverse CSR: ``(offsets, sources, arc_edge, targets)`` of the arcs sorted by target."""
         if self._in_csr is None:
             xp = self.xp
-            order = stable_argsort(self._indices * max(self._n, 1) + self._arc_src, xp)
+            # predecessors in the order the arcs first appeared, as NetworkX's pred dicts
+            order = stable_argsort(self._indices * self._rank_bound + self._edge_rank[self._arc_edge], xp)
             targets = self._indices[order]
             self._in_csr = (_offsets_of(targets, self._n, xp), self._arc_src[order], self._arc_edge[order], targets)
         return self._in_csr
@@ -370,14 +385,17 @@ def _offsets_of(sorted_sources: Any, n: int, xp: types.ModuleType) -> Any:
     return offsets
 
 
-def _last_of_each_pair(src: Any, dst: Any, n: int, xp: types.ModuleType) -> tuple[Any, Any]:
-    """``(rows kept, their pair keys)``: the last row of each distinct (src, dst) pair, sorted by the key
-    ``src * n + dst``."""
+def _last_of_each_pair(src: Any, dst: Any, n: int, xp: types.ModuleType) -> tuple[Any, Any, Any]:
+    """``(rows kept, their pair keys, first rows)``: per distinct (src, dst) pair, sorted by the key
+    ``src * n + dst``, its last row (whose attributes NetworkX keeps) and its first row (which placed it in the
+    adjacency)."""
     if src.shape[0] == 0:
-        return xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=np.int64)
+        empty = xp.zeros(0, dtype=np.int64)
+        return empty, empty, empty
     order, keys = stable_argsort_with_values(src * max(n, 1) + dst, xp)
     is_last = xp.concatenate([keys[1:] != keys[:-1], xp.ones(1, dtype=bool)])
-    return order[is_last], keys[is_last]
+    is_first = xp.concatenate([xp.ones(1, dtype=bool), keys[1:] != keys[:-1]])
+    return order[is_last], keys[is_last], order[is_first]
 
 
 def _graph_class(create_using: Any) -> type[Graph]:

@@ -23,8 +23,11 @@ __all__ = ["pagerank"]
 
 def pagerank(G: Any, alpha: float = 0.85, personalization: dict | None = None, max_iter: int = 100,
              tol: float = 1.0e-6, nstart: dict | None = None, weight: str | None = "weight",
-             dangling: dict | None = None) -> dict:  # fmt: skip
+             dangling: dict | None = None) -> Any:  # fmt: skip
     """The PageRank of each node (NetworkX's ``pagerank``: same parameters, same results).
+
+    The answer is a :class:`~riptide.graph.results.NodeMap`: it reads as NetworkX's dict, and its values stay on
+    the device until it is read (``.to_series()`` keeps them there).
 
     >>> from riptide.graph import from_edgelist, DiGraph
     >>> pr = pagerank(from_edgelist([(1, 2), (2, 3), (3, 1)], create_using=DiGraph))
@@ -34,7 +37,7 @@ def pagerank(G: Any, alpha: float = 0.85, personalization: dict | None = None, m
     G = as_riptide_graph(G)
     n = G.number_of_nodes()
     if n == 0:
-        return {}
+        return G._result_dict(G.xp.zeros(0, dtype=float))
     xp = G.xp
     w = G._arc_weights(weight)
     arc_src, arc_dst = G._arc_src, G._indices

@@ -1,9 +1,12 @@
 """Breadth-first search, level-synchronous: one frontier of vertices per level, expanded all at once.
 
 A level gathers the CSR rows of the frontier (the out-neighbours; both directions are in an undirected graph's
-CSR), keeps the neighbours not reached yet, and makes their distinct ids the next frontier. The loop runs once per
-level (one scalar read each: is the frontier empty?), never once per vertex or edge. Within a level vertices come
-in dense-id order (NetworkX lists them in discovery order): the same sets, possibly in another order.
+CSR) in frontier order, drops the neighbours reached already, and keeps the **first occurrence** of each of the
+rest: a scatter-min of positions claims each vertex for its earliest position, so the next frontier lists vertices
+in discovery order. That is NetworkX's order (it scans the frontier in order and each adjacency dict in insertion
+order, and CSR rows follow that order, see :mod:`riptide.graph.classes`), with no sort and the same result on
+NumPy and CuPy (a minimum does not depend on which thread writes first). The loop runs once per level (a few
+scalar reads each: the frontier's size, the gathered size), never once per vertex or edge.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from riptide import _device
+from riptide.core.kernels.scatter import scatter_min
 from riptide.core.kernels.segments import gather_segments
 from riptide.graph._checks import as_riptide_graph
 from riptide.graph.exceptions import NetworkXError, NodeNotFound
@@ -21,11 +25,19 @@ __all__ = ["single_source_shortest_path_length", "bfs_layers", "bfs_frontiers"]
 
 
 def bfs_frontiers(G: Any, sources: Any, cutoff: float | None = None) -> Iterator[Any]:
-    """The dense ids at distance 0, 1, 2, ... from ``sources`` (an int64 device array), one array per level."""
+    """The dense ids at distance 0, 1, 2, ... from ``sources`` (an int64 device array), one array per level,
+    each in discovery order (``sources``' first occurrences, in their order, at level 0).
+
+    >>> from riptide.graph import from_edgelist
+    >>> G = from_edgelist([(5, 3), (5, 1), (1, 2), (3, 2), (2, 4)])
+    >>> [[G.nodes[i] for i in f.tolist()] for f in bfs_frontiers(G, np.array([0]))]
+    [[5], [3, 1], [2], [4]]
+    """
     xp = G.xp
     offsets, indices = G._offsets, G._indices
     reached = xp.zeros(G.number_of_nodes(), dtype=bool)
-    frontier = xp.unique(sources)
+    claim = xp.full(G.number_of_nodes(), np.iinfo(np.int64).max, dtype=np.int64)  # earliest position per vertex
+    frontier = _first_occurrences(sources.astype(np.int64, copy=False), claim, xp)
     reached[frontier] = True
     level = 0
     while frontier.shape[0]:  # one scalar read per level (the frontier's size)
@@ -37,29 +49,42 @@ def bfs_frontiers(G: Any, sources: Any, cutoff: float | None = None) -> Iterator
         xp.cumsum(offsets[frontier + 1] - starts, out=new_offsets[1:])
         neighbours = gather_segments(indices, starts, new_offsets, xp)
         neighbours = neighbours[~reached[neighbours]]
-        frontier = xp.unique(neighbours)
+        frontier = _first_occurrences(neighbours, claim, xp)
         reached[frontier] = True
         level += 1
 
 
-def single_source_shortest_path_length(G: Any, source: Any, cutoff: float | None = None) -> dict:
+def _first_occurrences(ids: Any, claim: Any, xp: Any) -> Any:
+    """The distinct values of ``ids`` in order of first occurrence. ``claim`` (int64 max at every id not claimed
+    before) is left holding each id's position; callers never pass an id twice across calls."""
+    positions = xp.arange(ids.shape[0], dtype=np.int64)
+    scatter_min(claim, ids, positions, xp)
+    return ids[claim[ids] == positions]
+
+
+def single_source_shortest_path_length(G: Any, source: Any, cutoff: float | None = None) -> Any:
     """``{node: hops from source}`` for the nodes reachable within ``cutoff`` hops (NetworkX's function).
+
+    The answer is a :class:`~riptide.graph.results.NodeMap` built from the frontiers on the device (nothing is
+    read back per level but the frontier's size); it lists nodes level by level, as NetworkX does.
 
     >>> from riptide.graph import from_edgelist
     >>> single_source_shortest_path_length(from_edgelist([(0, 1), (1, 2), (2, 3)]), 0, cutoff=2)
     {0: 0, 1: 1, 2: 2}
     """
+    from riptide.graph.results import NodeMap
+
     G = as_riptide_graph(G)
-    if not G.has_node(source):
+    found = G._find(source)
+    if found is None:
         raise NodeNotFound(f"Source {source} is not in G")
     xp = G.xp
-    start = xp.asarray([G._id_of(source)], dtype=np.int64)
-    labels = G._host_labels()
-    result: dict = {}
+    start = xp.asarray([found], dtype=np.int64)
+    ids, hops = [], []
     for level, frontier in enumerate(bfs_frontiers(G, start, cutoff)):
-        for i in _device.to_host(frontier).tolist():  # building the Python answer: one transfer per level
-            result[labels[i]] = level
-    return result
+        ids.append(frontier)
+        hops.append(xp.full(frontier.shape[0], level, dtype=np.int64))
+    return NodeMap.over_ids(G, xp.concatenate(ids), xp.concatenate(hops))
 
 
 def bfs_layers(G: Any, sources: Any) -> Iterator[list]:
@@ -72,7 +97,7 @@ def bfs_layers(G: Any, sources: Any) -> Iterator[list]:
     G = as_riptide_graph(G)
     if G.has_node(sources):
         sources = [sources]
-    first = list(dict.fromkeys(sources))  # NetworkX's first layer: the distinct sources
+    first = list(set(sources))  # NetworkX's first layer: the distinct sources, in a Python set's order as there
     for source in first:
         if not G.has_node(source):
             raise NetworkXError(f"The node {source} is not in the graph.")

@@ -307,6 +307,8 @@ def fast_numbers(starts: Any, lengths: Any, padded: Any, width: int, xp: types.M
     ([True, True, True, False], [True, False, False, False], [12, -325], [12.0, -3.25, 0.1])
     """
     n = starts.shape[0]
+    if xp is not np:
+        return _fast_numbers_kernel(starts, lengths, padded, width, xp)
     first = padded[starts]
     negative = first == 45
     signed = negative | (first == 43)
@@ -334,6 +336,71 @@ def fast_numbers(starts: Any, lengths: Any, padded: Any, width: int, xp: types.M
     magnitude = acc.astype(np.float64) / xp.asarray(_POW10)[xp.clip(fraction, 0, _FAST_DIGITS)]
     floats = xp.where(negative, -magnitude, magnitude)
     return FastNumbers(ok, ok & ~dot, xp.where(negative, -acc, acc), floats, float_ok)
+
+
+_FAST_NUMBERS = r"""
+__constant__ double POW10[19] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+                                 1e15, 1e16, 1e17, 1e18};
+
+extern "C" __global__ void csv_fast_numbers(const unsigned char* text, const long long* starts,
+                                            const long long* lengths, long long width, long long n, bool* ok_out,
+                                            bool* is_int_out, long long* ints_out, double* floats_out,
+                                            bool* float_ok_out) {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const unsigned char* field = text + starts[i];
+    long long length = lengths[i];
+    unsigned char first = field[0];
+    bool negative = first == '-';
+    int signed_ = (negative || first == '+') ? 1 : 0;
+    bool ok = length > signed_;
+    unsigned long long acc = 0;  // wraps beyond 19 digits like the twin's int64; such fields are not ok anyway
+    int digits = 0, fraction = 0;
+    bool dot = false;
+    long long end = length < width ? length : width;
+    for (long long j = signed_; j < end; ++j) {
+        unsigned char c = field[j];
+        bool is_digit = c >= '0' && c <= '9';
+        bool is_dot = c == '.';
+        if (!(is_digit || (is_dot && !dot))) ok = false;
+        if (is_digit) {
+            fraction += dot;
+            acc = acc * 10ULL + (unsigned long long)(c - '0');
+            ++digits;
+        }
+        dot |= is_dot;
+    }
+    ok = ok && digits >= 1 && digits <= 18;
+    if (!ok) acc = 0;
+    long long value = (long long)acc;
+    double magnitude = (double)value / POW10[fraction < 0 ? 0 : (fraction > 18 ? 18 : fraction)];
+    ok_out[i] = ok;
+    is_int_out[i] = ok && !dot;
+    ints_out[i] = negative ? -value : value;
+    floats_out[i] = negative ? -magnitude : magnitude;
+    float_ok_out[i] = ok && acc <= (1ULL << 53);
+}
+"""
+
+
+@functools.cache
+def _fast_numbers_module() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(_FAST_NUMBERS, "csv_fast_numbers")
+
+
+def _fast_numbers_kernel(starts: Any, lengths: Any, padded: Any, width: int, xp: types.ModuleType) -> FastNumbers:
+    """:func:`fast_numbers` on the GPU: one thread parses one field (the twin needs ~6 whole-array passes per byte
+    position: 41 ms for the six numeric columns of the db-benchmark file, against well under 1 ms here)."""
+    n = starts.shape[0]
+    ok, is_int, float_ok = (xp.empty(n, dtype=bool) for _ in range(3))
+    ints, floats = xp.empty(n, dtype=np.int64), xp.empty(n, dtype=np.float64)
+    if n:
+        _fast_numbers_module()(((n + 255) // 256,), (256,), (
+            padded, xp.ascontiguousarray(starts, dtype=np.int64), xp.ascontiguousarray(lengths, dtype=np.int64),
+            np.int64(width), np.int64(n), ok, is_int, ints, floats, float_ok))  # fmt: skip
+    return FastNumbers(ok, is_int, ints, floats, float_ok)
 
 
 # --------------------------------------------------------------------------- the reader

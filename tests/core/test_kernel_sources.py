@@ -12,23 +12,57 @@ import tempfile
 
 import pytest
 
+from riptide.core.kernels import datetime_kernels, strings
+from riptide.core.ops import format_float
 from riptide.core.regex import captures, match
+from riptide.ml import _kernels as ml_kernels
+from riptide.io import csv_device, parquet_kernels
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc (CUDA toolkit) to compile")
 
 SOURCES = {"regex_first": match._FIRST, "regex_scan": match._SCAN, "regex_starts": match._STARTS,
-           "regex_captures": captures._CAPTURES}  # fmt: skip
+           "regex_captures": captures._CAPTURES, "riptide_round_ticks": datetime_kernels.ROUND_SOURCE,
+           "riptide_str_contains": strings.SEARCH_SOURCE, "riptide_ascii_case_map": strings.BYTES_SOURCE}  # fmt: skip
 DEFINES = {"regex_captures": ["-DKMAX=8", "-DNREG=4"]}  # compiled per table size
+SOURCES.update({name: parquet_kernels.SOURCE for name in parquet_kernels.KERNELS})  # one module, six kernels
+SOURCES["csv_match_words"] = csv_device._MATCH_WORDS
+SOURCES["csv_fast_numbers"] = csv_device._FAST_NUMBERS
+SOURCES["riptide_format_float"] = SOURCES["riptide_compact_slots"] = format_float.FORMAT_SOURCE
+
+# Sources compiled per set of defines: "<kernel name>:<variant>" -> defines.
+_NAN = "-DNAT_VALUE=__longlong_as_double(0x7ff8000000000000LL)"
+for _code, _out in ((0, ["-DOUT_T=int"]), (8, ["-DOUT_T=i64"]), (9, ["-DOUT_T=double", _NAN]),
+                    (14, ["-DOUT_T=bool", "-DNAT_VALUE=false"]), (23, ["-DOUT_T=double", _NAN])):  # fmt: skip
+    SOURCES[f"riptide_datetime_field:{_code}"] = datetime_kernels.FIELD_SOURCE
+    DEFINES[f"riptide_datetime_field:{_code}"] = [f"-DFIELD={_code}", "-DPER_SECOND=1000000LL", *_out]
+
+# riptide.ml's kernels, per data type.
+for _c_type in ("double", "float"):
+    for _kernel, _source in (("riptide_kmeans_step", ml_kernels.KMEANS_SOURCE),
+                             ("riptide_kmeans_finalize", ml_kernels.KMEANS_SOURCE),
+                             ("riptide_column_sums", ml_kernels.COLUMN_SUMS_SOURCE)):  # fmt: skip
+        SOURCES[f"{_kernel}:{_c_type}"] = _source
+        DEFINES[f"{_kernel}:{_c_type}"] = [f"-DDATA_T={_c_type}", f"-DCB={ml_kernels.CENTER_CHUNK}"]
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
 def test_kernel_compiles(name):
     source = SOURCES[name]
-    assert f'extern "C" __global__ void {name}(' in source  # CuPy looks the kernel up by this unmangled name
+    kernel = name.split(":")[0]
+    assert f'extern "C" __global__ void {kernel}(' in source  # CuPy looks the kernel up by this unmangled name
     with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, f"{name}.cu")
+        path = os.path.join(d, f"{kernel}.cu")
         with open(path, "w") as f:
             f.write(source)
         done = subprocess.run(["nvcc", "-ptx", "-arch=sm_90", *DEFINES.get(name, []), "-o", os.path.join(d, "k.ptx"), path],
                               capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_every_kernel_is_in_its_source():
+    """The names riptide launches are defined in the sources compiled above."""
+    for source, names in ((strings.SEARCH_SOURCE, ("riptide_str_contains", "riptide_str_contains_warp",
+                                                   "riptide_str_affixes")),
+                          (strings.BYTES_SOURCE, ("riptide_any_high_byte", "riptide_ascii_case_map"))):  # fmt: skip
+        for name in names:
+            assert f'extern "C" __global__ void {name}(' in source

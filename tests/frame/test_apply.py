@@ -15,7 +15,7 @@ import riptide as rt
 from riptide.core import udf
 from riptide.core.udf import UDFFallbackWarning
 from tests.conftest import assert_frame_equal, assert_series_equal, check_same_outcome, documented, series_st
-from tests.core.test_udf import FUNCTIONS
+from tests.core.test_udf import _LIBM, FUNCTIONS
 
 pytestmark = pytest.mark.filterwarnings("ignore::riptide.core.udf.UDFFallbackWarning")
 
@@ -61,7 +61,25 @@ def _same_outcome(rt_fn, pd_fn, source=None):
        st.sampled_from(sorted(FUNCTIONS)))  # fmt: skip
 def test_apply_matches_pandas(s, name):
     func = FUNCTIONS[name]
+    if name in _LIBM and s.dtype.kind in "iu" and len(s) and np.abs(s.to_numpy(np.float64)).max() > 2**40:
+        # libm calls on the GPU (CUDA's hypot, pow, ...) may differ from CPython's by an ulp, which is large at
+        # these magnitudes (hypot(x, 3) - |x| is 0 or +-1024 near 9e18): compare to a few ulps of the input
+        bound = 4 * np.spacing(np.abs(s.to_numpy(np.float64)).max())
+        got, expected = _outcome(lambda: rt.Series(s).apply(func)), _outcome(lambda: s.apply(func))
+        if isinstance(expected, pd.Series) and isinstance(got, rt.Series):
+            np.testing.assert_allclose(got.to_pandas().to_numpy(np.float64), expected.to_numpy(np.float64),
+                                       rtol=1e-12, atol=bound)  # fmt: skip
+            return
     _same_outcome(lambda: rt.Series(s).apply(func), lambda: s.apply(func), s)
+
+
+def _outcome(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn()
+        except Exception:  # noqa: BLE001 - an exception falls through to _same_outcome's check
+            return None
 
 
 @settings(max_examples=40, deadline=None)

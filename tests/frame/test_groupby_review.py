@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import riptide as rt
+from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import as_column
 from riptide.core.ops import group_reduce as gr
@@ -22,9 +23,9 @@ from tests.conftest import assert_frame_equal, assert_series_equal
 
 def _kernel_partial(column, groups, kind):
     """What the GPU kernel leaves for ``kind`` (see hash_aggregate's module docstring), computed on the host."""
-    data = np.asarray(column.data)
-    valid = ~np.asarray(column.isna()) if column.can_hold_missing() else np.ones(column.size, dtype=bool)
-    ids = np.asarray(groups.ids)
+    data = _device.to_host(column.data)
+    valid = ~_device.to_host(column.isna()) if column.can_hold_missing() else np.ones(column.size, dtype=bool)
+    ids = _device.to_host(groups.ids)
     rows = valid & (ids >= 0)
     n = groups.n_groups
     is_float, is_uint = data.dtype.kind == "f", data.dtype.kind == "u"
@@ -78,7 +79,7 @@ def test_partials_finish_like_the_rows(dtype, op, options):
         return
     groups = group_rows([keys], sort=True, dropna=True)
     for kind in kinds:
-        groups.set_partial(column, kind, _kernel_partial(column, groups, kind))
+        groups.set_partial(column, kind, _device.to_device(_kernel_partial(column, groups, kind), column.xp))
     got = gr.group_reduce(column, groups, op, **options)
     for kind in kinds:
         assert groups.partial(column, kind) is not None

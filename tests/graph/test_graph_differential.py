@@ -91,6 +91,17 @@ def test_construction_matches_networkx(case, directed, riptide_frame):
         assert dict(G.in_degree) == dict(H.in_degree)
         assert dict(G.out_degree) == dict(H.out_degree)
     assert nx.utils.graphs_equal(G.to_networkx(), H)  # edges and the last row's weight per collapsed edge
+    # CSR rows follow NetworkX's adjacency order (insertion order): edges, neighbours, conversions
+    assert G.edges() == list(H.edges())
+    assert all(list(G.neighbors(node)) == list(H.neighbors(node)) for node in H)
+    assert list(G.to_networkx().adj.items()) == list(H.adj.items())
+    if directed:
+        assert all(list(G.predecessors(node)) == list(H.predecessors(node)) for node in H)
+        assert G.to_undirected().edges() == list(H.to_undirected().edges())
+        assert G.reverse().edges() == list(H.reverse().edges())
+        assert rg.from_networkx(H).edges() == list(H.edges())
+    else:
+        assert G.to_directed().edges() == list(H.to_directed().edges())
     u, v = df["source"].iloc[0], df["target"].iloc[-1]
     assert G.has_edge(u, v) == H.has_edge(u, v)
     assert G.has_node(u) and not G.has_node("missing-node") and not G.has_node([1])
@@ -193,11 +204,11 @@ def test_bfs_matches_networkx(case, directed, cutoff, data):
     df, _ = case
     G, H = _pair(df, directed)
     source = data.draw(st.sampled_from(list(H)))
-    assert rg.single_source_shortest_path_length(G, source, cutoff) == \
-        nx.single_source_shortest_path_length(H, source, cutoff)  # fmt: skip
+    # same items in the same (discovery) order: CSR rows follow NetworkX's adjacency order
+    assert list(rg.single_source_shortest_path_length(G, source, cutoff).items()) == \
+        list(nx.single_source_shortest_path_length(H, source, cutoff).items())  # fmt: skip
     sources = data.draw(st.lists(st.sampled_from(list(H)), min_size=1, max_size=3))
-    got = [set(layer) for layer in rg.bfs_layers(G, sources)]
-    assert got == [set(layer) for layer in nx.bfs_layers(H, sources)]
+    assert list(rg.bfs_layers(G, sources)) == list(nx.bfs_layers(H, sources))
     assert next(iter(rg.bfs_layers(G, source))) == [source]
     assert rg.degree_centrality(G) == pytest.approx(nx.degree_centrality(H))
 

@@ -72,7 +72,7 @@ _DISPATCH_SCRIPT = textwrap.dedent("""
         H[u][v]["weight"] = (u + v) % 4 + 1
     expected = nx.pagerank(H, backend="networkx")
     got = nx.pagerank(H, backend="riptide")
-    assert calls == [1] and got.keys() == expected.keys()
+    assert calls == [1] and got.keys() == expected.keys() and type(got) is dict  # NetworkX's result type
     assert max(abs(got[k] - expected[k]) for k in got) < 1e-9
     assert nx.config.backend_priority.algos == ["riptide"]  # NETWORKX_BACKEND_PRIORITY=riptide: no argument needed
     nx.pagerank(H, weight=None)
@@ -80,6 +80,7 @@ _DISPATCH_SCRIPT = textwrap.dedent("""
     U = nx.Graph([(1, 2), (3, 4), (4, 5)])
     assert list(nx.connected_components(U, backend="riptide")) == [{1, 2}, {3, 4, 5}]
     assert nx.single_source_shortest_path_length(U, 3, backend="riptide") == {3: 0, 4: 1, 5: 2}
+    assert type(nx.degree_centrality(U, backend="riptide")) is dict
     print("dispatch ok")
 """)
 

@@ -91,3 +91,286 @@ def test_kmeans_riptide_frame_and_callable_init():
     ours = rtc.KMeans(5, init=first_rows, n_init=1).fit(X_BLOBS)
     theirs = skc.KMeans(5, init=first_rows, n_init=1).fit(X_BLOBS)
     np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+
+
+# --- the GPU path, emulated on the CPU --------------------------------------------------------------------------
+# riptide.ml._kernels' CUDA sources compiled by g++ with one host thread per CUDA thread (a std::barrier for
+# __syncthreads, shared memory poisoned with NaN), so the device driver (_lloyd_device: batching, the pause for
+# empty clusters, the final E-step) runs here against scikit-learn. Races between threads of a block are real
+# threads here too; what stays for the GPU: warp timing, the shared-memory limit, launch shapes.
+
+EMU_SHIM = r"""
+#include <barrier>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <thread>
+#include <vector>
+struct riptide_emu_dim3 { unsigned int x, y, z; };
+static thread_local riptide_emu_dim3 threadIdx, blockIdx;
+static riptide_emu_dim3 blockDim, gridDim;
+static std::barrier<>* riptide_emu_barrier;
+static double* riptide_emu_shared;
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __syncthreads() riptide_emu_barrier->arrive_and_wait()
+#define RIPTIDE_DYNAMIC_SHARED(name) double* name = riptide_emu_shared
+static void riptide_emu_launch(unsigned grid, unsigned block, size_t shared_bytes, std::function<void()> body) {
+    gridDim = {grid, 1, 1};
+    blockDim = {block, 1, 1};
+    std::vector<double> shared(shared_bytes / 8 + 1);
+    for (unsigned b = 0; b < grid; ++b) {
+        std::fill(shared.begin(), shared.end(), NAN);
+        riptide_emu_shared = shared.data();
+        std::barrier<> barrier(block);
+        riptide_emu_barrier = &barrier;
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < block; ++t)
+            threads.emplace_back([=] { threadIdx = {t, 0, 0}; blockIdx = {b, 0, 0}; body(); });
+        for (auto& t : threads) t.join();
+    }
+}
+"""
+
+_EMU_KERNELS = {  # kernel -> its parameters' C types after DATA_T substitution ("T")
+    "riptide_kmeans_step": ["const T*", "const T*", "const T*", "const T*", "long long", "int", "int", "int", "int",
+                            "int", "const long long*", "int*", "T*", "int", "double*", "long long*", "double*"],
+    "riptide_kmeans_finalize": ["const double*", "const long long*", "int", "int", "int", "double", "T*", "double*",
+                                "long long*", "double*"],
+    "riptide_column_sums": ["const T*", "long long", "int", "long long", "const T*", "int", "double*"],
+}  # fmt: skip
+EMU_THREADS = 32  # CUDA threads per emulated block (host threads; the finalize kernel needs a multiple of 32)
+
+
+def _emu_library():
+    import ctypes
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    from riptide.ml import _kernels
+
+    if shutil.which("g++") is None:
+        pytest.skip("needs g++ to run the kernels on the CPU")
+    parts = [EMU_SHIM]
+    for c_type in ("double", "float"):
+        parts += ["#undef DATA_T", f"#define DATA_T {c_type}", "#undef CB", f"#define CB {_kernels.CENTER_CHUNK}"]
+        body = _kernels.KMEANS_SOURCE + _kernels.COLUMN_SUMS_SOURCE.split("typedef long long i64;", 1)[1]
+        for name in _EMU_KERNELS:
+            body = body.replace(f"{name}(", f"{name}_{c_type}(")
+        parts.append(f"namespace emu_{c_type} {{\n{body}\n}}")
+        for name, types_ in _EMU_KERNELS.items():
+            params = ", ".join(f"{t.replace('T', c_type) if t in ('const T*', 'T*') else t} a{i}"
+                               for i, t in enumerate(types_))  # fmt: skip
+            args = ", ".join(f"a{i}" for i in range(len(types_)))
+            parts.append(f'extern "C" void emu_{name}_{c_type}(unsigned grid, unsigned block, size_t shared, '
+                         f"{params}) {{ riptide_emu_launch(grid, block, shared, [=] {{ "
+                         f"emu_{c_type}::{name}_{c_type}({args}); }}); }}")  # fmt: skip
+    text = "\n".join(parts)
+    directory = os.path.join(tempfile.gettempdir(), "riptide_kernel_emulation")
+    os.makedirs(directory, exist_ok=True)
+    library = os.path.join(directory, f"ml_{hashlib.sha1(text.encode()).hexdigest()[:16]}.so")
+    if not os.path.exists(library):
+        path = library[:-3] + ".cpp"
+        with open(path, "w") as f:
+            f.write(text)
+        partial = f"{library}.{os.getpid()}"
+        done = subprocess.run(["g++", "-O1", "-std=c++20", "-pthread", "-shared", "-fPIC", "-w", "-o", partial, path],
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        os.replace(partial, library)
+    return ctypes.CDLL(library)
+
+
+class _Emulated:
+    """Stand-ins for riptide.ml._kernels' launchers that run the emulated kernels on NumPy arrays."""
+
+    def __init__(self, library, shared_limit, max_blocks):
+        from riptide.ml import _kernels
+
+        self.lib, self.shared_limit, self.max_blocks = library, shared_limit, max_blocks
+        self._plan = _kernels.kmeans_plan  # kept: the fixture replaces the module's
+
+    def _call(self, name, dtype, grid, shared, *args):
+        import ctypes
+
+        c_type = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}[np.dtype(dtype)]
+        converted = []
+        for a in args:
+            if isinstance(a, np.ndarray):
+                assert a.flags.c_contiguous
+                converted.append(ctypes.c_void_p(a.ctypes.data))
+            elif isinstance(a, np.int64):
+                converted.append(ctypes.c_longlong(int(a)))
+            elif isinstance(a, np.int32):
+                converted.append(ctypes.c_int(int(a)))
+            else:
+                converted.append(ctypes.c_double(float(a)))
+        getattr(self.lib, f"emu_{name}_{c_type}")(ctypes.c_uint(grid), ctypes.c_uint(EMU_THREADS),
+                                                  ctypes.c_size_t(shared), *converted)  # fmt: skip
+
+    def plan(self, n_features, n_clusters, mode):
+        return self._plan(n_features, n_clusters, mode, threads=EMU_THREADS, shared_limit=self.shared_limit)
+
+    def step_blocks(self, n_samples, plan):
+        return max(1, min(-(-n_samples // plan.rows), self.max_blocks))
+
+    def kmeans_step(self, X, mean, weight, centers, plan, mode, state, labels, closest, partials, changed_partials,
+                    inertia_partials, blocks):  # fmt: skip
+        want = closest is not None
+        closest = weight if closest is None else closest
+        n, d = X.shape
+        self._call("riptide_kmeans_step", X.dtype, blocks, plan.step_shared, X, mean, weight, centers, np.int64(n),
+                   np.int32(d), np.int32(centers.shape[0]), np.int32(plan.rows), np.int32(plan.groups),
+                   np.int32(mode), state, labels, closest, np.int32(want), partials, changed_partials,
+                   inertia_partials)  # fmt: skip
+
+    def kmeans_finalize(self, partials, changed_partials, blocks, centers, tol, totals, state, shift, plan):
+        k, d = centers.shape
+        self._call("riptide_kmeans_finalize", centers.dtype, 1, plan.finalize_shared, partials, changed_partials,
+                   np.int32(blocks), np.int32(d), np.int32(k), np.float64(tol), centers, totals, state, shift)
+
+    def column_sums(self, X, xp, center=None):
+        n, d = X.shape
+        rows_per_block = 7  # several blocks, a short last one
+        blocks = -(-n // rows_per_block)
+        partials = np.empty((blocks, d))
+        square = center is not None
+        center = np.zeros(d, X.dtype) if center is None else np.ascontiguousarray(center, dtype=X.dtype)
+        self._call("riptide_column_sums", X.dtype, blocks, 8 * EMU_THREADS, X, np.int64(n), np.int32(d),
+                   np.int64(rows_per_block), center, np.int32(square), partials)  # fmt: skip
+        return partials.sum(axis=0)
+
+
+@pytest.fixture(scope="module")
+def emu_library():
+    return _emu_library()
+
+
+@pytest.fixture(params=[(4096, 3), (48 * 1024, 2)], ids=["small-tiles", "default-tiles"])
+def emulated(request, emu_library, monkeypatch):
+    """KMeans on NumPy input taking the GPU path, its kernels emulated; small tiles make blocks loop over tiles."""
+    from riptide.ml import _kernels
+    from riptide.ml.cluster import _kmeans
+
+    emu = _Emulated(emu_library, *request.param)
+    for name in ("kmeans_step", "kmeans_finalize", "column_sums", "step_blocks"):
+        monkeypatch.setattr(_kernels, name, getattr(emu, name))
+    monkeypatch.setattr(_kernels, "kmeans_plan", emu.plan)
+    monkeypatch.setattr(_kmeans, "_device_plan", lambda X, k, mode, xp: emu.plan(X.shape[1], k, mode))
+    monkeypatch.setattr(_kmeans, "_CHECK_EVERY", 3)  # batches end inside runs: queued no-op iterations
+    return emu
+
+
+def _assert_like_sklearn(ours, theirs, X, rtol=1e-9):
+    np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+    np.testing.assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, rtol=rtol, atol=rtol)
+    assert np.isclose(ours.inertia_, theirs.inertia_, rtol=rtol)
+    assert ours.n_iter_ == theirs.n_iter_
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    assert np.isclose(ours.score(X), theirs.score(X), rtol=rtol)
+
+
+@pytest.mark.parametrize("init", ["k-means++", "random", "array"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_device_path_matches_sklearn(emulated, init, weighted):
+    X = X_BLOBS[:300] * 3 + 50  # off the origin: the kernels center on the fly
+    w = np.random.default_rng(1).uniform(0.5, 2, len(X)) if weighted else None
+    start = X[[0, 50, 100, 150, 200]] if init == "array" else init
+    params = dict(n_clusters=5, init=start, random_state=3, n_init=1)
+    ours = rtc.KMeans(**params).fit(X, sample_weight=w)
+    theirs = skc.KMeans(**params).fit(X, sample_weight=w)
+    _assert_like_sklearn(ours, theirs, X)
+
+
+@pytest.mark.parametrize("max_iter,tol", [(1, 0.0), (2, 1e-2), (7, 0.0), (300, 0.0), (300, 1e-2)])
+def test_device_path_stopping_rules(emulated, max_iter, tol):
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(131, 6))
+    params = dict(n_clusters=9, init=X[:9].copy(), max_iter=max_iter, tol=tol, n_init=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours, theirs = rtc.KMeans(**params).fit(X), skc.KMeans(**params).fit(X)
+    _assert_like_sklearn(ours, theirs, X)
+
+
+def test_device_path_float32(emulated):
+    X = X_BLOBS.astype(np.float32)
+    ours = rtc.KMeans(5, random_state=0, n_init=1).fit(X)
+    theirs = skc.KMeans(5, random_state=0, n_init=1).fit(X)
+    np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+    assert ours.cluster_centers_.dtype == np.float32
+    np.testing.assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, rtol=1e-4, atol=1e-4)
+    assert np.isclose(ours.inertia_, theirs.inertia_, rtol=1e-4)
+
+
+def test_device_path_empty_cluster_pauses_the_loop(emulated):
+    X = np.array([[0.0, 0.0], [0.0, 0.1], [10.0, 10.0], [10.0, 10.1], [5.0, 5.0], [5.0, 5.2]])
+    init = np.array([[0.0, 0.0], [10.0, 10.0], [100.0, 100.0]])  # the third center attracts nothing
+    ours = rtc.KMeans(3, init=init, n_init=1).fit(X)
+    theirs = skc.KMeans(3, init=init, n_init=1).fit(X)
+    _assert_like_sklearn(ours, theirs, X)
+    with pytest.warns(ConvergenceWarning, match=r"Number of distinct clusters \(1\) found smaller than n_clusters"):
+        ours = rtc.KMeans(2, n_init=1, random_state=0).fit(np.ones((5, 2)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        theirs = skc.KMeans(2, n_init=1, random_state=0).fit(np.ones((5, 2)))
+    _assert_like_sklearn(ours, theirs, np.ones((5, 2)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(1, 70), d=st.integers(1, 9), k=st.integers(1, 10))
+def test_step_kernel_matches_twin(emu_library, seed, n, d, k):
+    """One Lloyd step in each mode against the xp twin's pieces (labels, sums, weights, inertia)."""
+    from riptide.ml import _kernels
+    from riptide.ml.cluster import _kmeans
+
+    k = min(k, n)
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, d)), 1)  # rounded: ties between centers happen
+    w = rng.uniform(0.5, 2, n)
+    centers = X[rng.choice(n, k, replace=False)] + 0.05
+    mean = X.mean(axis=0)
+    Xc = X - mean
+    emu = _Emulated(emu_library, 4096, 3)
+    plan = emu.plan(d, k, _kernels.MODE_ITERATE)
+    blocks = emu.step_blocks(n, plan)
+    labels = np.full(n, -1, dtype=np.int32)
+    labels[: n // 2] = 0
+    partials = np.empty((blocks, k * d + k))
+    changed = np.empty(blocks, dtype=np.int64)
+    state = np.zeros(_kernels.STATE_SIZE, dtype=np.int64)
+    unused = np.empty(1)
+    emu.kmeans_step(X, mean, w, centers, plan, _kernels.MODE_ITERATE, state, labels, None, partials, changed,
+                    unused, blocks)  # fmt: skip
+    expected = _kmeans._labels(Xc, centers, np)
+    np.testing.assert_array_equal(labels, expected)
+    sums, weights = _kmeans._weighted_sums(Xc, w, expected, k, np)
+    np.testing.assert_allclose(partials.sum(axis=0), np.concatenate([sums.ravel(), weights]), rtol=1e-12, atol=1e-12)
+    assert changed.sum() == (expected != 0).sum() + (expected[n // 2 :] == 0).sum()
+    final = emu.plan(d, k, _kernels.MODE_ASSIGN)
+    blocks = emu.step_blocks(n, final)
+    inertia, closest = np.empty(blocks), np.empty(n)
+    emu.kmeans_step(X, mean, w, centers, final, _kernels.MODE_ASSIGN, state, labels, closest, partials, changed,
+                    inertia, blocks)  # fmt: skip
+    distances = _kmeans._row_distances(Xc, centers, expected, np)
+    np.testing.assert_allclose(closest, distances, rtol=1e-12, atol=1e-12)
+    assert np.isclose(inertia.sum(), distances @ w, rtol=1e-12)
+    labels[:] = (labels + 1) % k
+    emu.kmeans_step(X, mean, w, centers, final, _kernels.MODE_INERTIA, state, labels, None, partials, changed,
+                    inertia, blocks)  # fmt: skip
+    assert np.isclose(inertia.sum(), _kmeans._row_distances(Xc, centers, labels, np) @ w, rtol=1e-12)
+
+
+def test_column_sums_kernel(emu_library):
+    rng = np.random.default_rng(0)
+    emu = _Emulated(emu_library, 4096, 3)
+    for shape in [(1, 1), (30, 3), (64, 32), (50, 70), (9, 200)]:  # d > EMU_THREADS takes the wide branch
+        X = rng.normal(size=shape)
+        np.testing.assert_allclose(emu.column_sums(X, np), X.sum(axis=0), rtol=1e-12, atol=1e-12)
+        m = X.mean(axis=0)
+        np.testing.assert_allclose(emu.column_sums(X, np, center=m), ((X - m) ** 2).sum(axis=0), rtol=1e-12,
+                                   atol=1e-12)  # fmt: skip

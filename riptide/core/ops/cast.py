@@ -120,10 +120,14 @@ def _to_categorical(column: Column, dtype: pd.CategoricalDtype) -> CategoricalCo
 def _to_strings(column: Column, dtype: Any) -> Column:
     from riptide.core.ops import format_number
 
-    # Integers, booleans and naive datetimes are formatted on the device; floats (Python's shortest repr),
-    # timedeltas and tz-aware datetimes keep the host path.
+    # Integers, booleans, floats (the shortest round-trip text, ops/format_float.py) and naive datetimes are
+    # formatted on the device; timedeltas and tz-aware datetimes keep the host path.
     if dtype == dtypes.STRING and format_number.can_format(column):
         return format_number.format_integers(column)
+    from riptide.core.ops import format_float
+
+    if dtype == dtypes.STRING and format_float.can_format_floats(column):
+        return format_float.format_floats(column)
     if dtype == dtypes.STRING and isinstance(column, NumericColumn) and isinstance(column.dtype, np.dtype) and (
             column.dtype.kind == "M"):  # fmt: skip
         from riptide.core.ops.format_datetime import iso_text

@@ -13,6 +13,13 @@ runs on NumPy and CuPy: no loops over rows, no host round trips, no pandas on th
   ``remainder`` share; so they agree with pandas even for pandas' own odd cases (a negative frequency).
 * A field is int32 in pandas (timedelta ``days`` int64), but float64 with NaN as soon as one value is NaT; that
   choice needs one scalar read (is any value NaT?). Boolean fields are False at NaT.
+
+On the GPU each of those element-wise operations would be a pass over the column (``year`` takes about twenty), so
+when ``xp`` is CuPy the fields, the timedelta components and ``floor`` / ``ceil`` / ``round`` by a positive step run
+one fused CUDA kernel each (:mod:`riptide.core.kernels.datetime_kernels`): the ticks are read once and the result
+written once. :func:`date_field_values` / :func:`timedelta_component_values` go further and give pandas' result
+array directly (int32 out of the kernel, the NaT test folded in as a device flag), 12 bytes a row. The NumPy code
+below is the CPU path and the reference those kernels are tested against.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from riptide.core import dtypes
+from riptide.core.kernels import datetime_kernels
 
 __all__ = [
     "BOOL_FIELDS",
@@ -32,12 +40,14 @@ __all__ = [
     "change_unit",
     "civil_from_days",
     "date_field",
+    "date_field_values",
     "iso_calendar",
     "days_from_civil",
     "field_result",
     "round_ticks",
     "split_ticks",
     "timedelta_component",
+    "timedelta_component_values",
     "timedelta_components",
     "total_seconds",
 ]
@@ -134,6 +144,11 @@ def date_field(ticks: Any, unit: str, field: str, xp: Any) -> Any:
     ([60, 365], [False, True])
     """
     per_second = _ticks_per_second(unit)
+    if field not in INT_FIELDS and field not in BOOL_FIELDS:
+        raise ValueError(f"unknown datetime field {field!r}")
+    if xp is not np:  # CuPy: one fused kernel
+        out_dtype = np.bool_ if field in BOOL_FIELDS else np.int64
+        return datetime_kernels.field(ticks, per_second, field, out_dtype, xp, want_nat=False)[0]
     days, tod = split_ticks(ticks, unit, xp)
     if field == "hour":
         return tod // (3_600 * per_second)
@@ -190,6 +205,10 @@ def timedelta_component(ticks: Any, unit: str, field: str, xp: Any) -> Any:
     [[-1], [1], [500000]]
     """
     per_second = _ticks_per_second(unit)
+    if field not in TIMEDELTA_FIELDS:
+        raise ValueError(f"unknown timedelta component {field!r}")
+    if xp is not np:  # CuPy: one fused kernel
+        return datetime_kernels.field(ticks, per_second, f"td_{field}", np.int64, xp, want_nat=False)[0]
     days, rest = split_ticks(ticks, unit, xp)
     if field == "days":
         return days
@@ -227,7 +246,50 @@ def field_result(values: Any, nat: Any, any_nat: bool, int_dtype: Any = np.int32
         out = values.astype(np.float64)
         out[nat] = np.nan  # boolean-mask assignment: the same on NumPy and CuPy
         return out
-    return values.astype(int_dtype)
+    return values.astype(int_dtype, copy=False)
+
+
+def date_field_values(ticks: Any, unit: str, field: str, xp: Any) -> Any:
+    """pandas' result array of the datetime field ``field`` of int64 ticks: int32, or float64 with NaN at NaT once
+    a value is NaT; bool (False at NaT) for the ``is_*`` fields. :func:`date_field` and :func:`field_result` in one
+    step: on CuPy one kernel pass in the common case (no NaT), a second one when a NaT calls for float64.
+
+    >>> import numpy as np
+    >>> date_field_values(np.array([951_782_400, NAT]), "s", "month", np).tolist()
+    [2.0, nan]
+    """
+    if field not in INT_FIELDS and field not in BOOL_FIELDS:
+        raise ValueError(f"unknown datetime field {field!r}")
+    return _values(ticks, unit, field, field, xp, np.int32)
+
+
+def timedelta_component_values(ticks: Any, unit: str, field: str, xp: Any) -> Any:
+    """pandas' result array of the timedelta component ``field`` (``days`` int64, the others int32; float64 with
+    NaN at NaT once a value is NaT).
+
+    >>> import numpy as np
+    >>> timedelta_component_values(np.array([-86_398_500]), "ms", "days", np).dtype
+    dtype('int64')
+    """
+    if field not in TIMEDELTA_FIELDS:
+        raise ValueError(f"unknown timedelta component {field!r}")
+    return _values(ticks, unit, field, f"td_{field}", xp, np.int64 if field == "days" else np.int32)
+
+
+def _values(ticks: Any, unit: str, field: str, code_name: str, xp: Any, int_dtype: Any) -> Any:
+    is_bool = field in BOOL_FIELDS
+    if xp is np:
+        values = timedelta_component(ticks, unit, field, xp) if code_name.startswith("td_") else (
+            date_field(ticks, unit, field, xp))  # fmt: skip
+        nat = ticks == NAT
+        return field_result(values, nat, not is_bool and bool(nat.any()), int_dtype)
+    per_second = _ticks_per_second(unit)
+    if is_bool:  # False at NaT, whatever the other rows
+        return datetime_kernels.field(ticks, per_second, code_name, np.bool_, xp, want_nat=False)[0]
+    values, saw_nat = datetime_kernels.field(ticks, per_second, code_name, int_dtype, xp)
+    if bool(saw_nat[0]):  # one scalar read: pandas' result dtype (int vs float64) depends on whether any value is NaT
+        values = datetime_kernels.field(ticks, per_second, code_name, np.float64, xp, want_nat=False)[0]
+    return values
 
 
 def round_ticks(ticks: Any, step: int, mode: str, xp: Any) -> Any:
@@ -241,9 +303,16 @@ def round_ticks(ticks: Any, step: int, mode: str, xp: Any) -> Any:
     >>> [round_ticks(v, 10, m, np)[:5].tolist() for m in ("floor", "ceil", "round")]
     [[-20, -10, 0, 10, 10], [-10, 0, 10, 20, 20], [-20, 0, 0, 20, 10]]
     """
-    nat = ticks == NAT
     if step == 0:
         return ticks.copy()
+    if mode not in datetime_kernels.ROUND_MODES:
+        raise ValueError(f"unknown rounding mode {mode!r}")
+    if xp is not np and step > 0:  # CuPy: one fused kernel (a negative step, pandas' odd case, stays below)
+        out, overflow = datetime_kernels.round_ticks(ticks, step, mode, xp)
+        if bool(overflow[0]):  # one scalar read: an overflow must raise, as in pandas
+            raise OverflowError("value too large")
+        return out
+    nat = ticks == NAT
     if mode == "floor":
         out = ticks - xp.remainder(ticks, step)
     elif mode == "ceil":

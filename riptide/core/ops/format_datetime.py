@@ -207,7 +207,10 @@ def iso_text(wall: Any, unit: str) -> StringColumn | None:
     ticks = xp.where(valid, wall, 0)
     per_second = fields.TICKS_PER_SECOND[unit]
     nanos = (ticks % per_second) * (1_000_000_000 // per_second)
-    lowest, highest = (int(np.datetime64(t, unit).astype(np.int64)) for t in ("0001-01-01", "9999-12-31T23:59:59"))
+    # years 1-9999, in seconds scaled to the unit as Python ints (in ns they pass int64: the ns range is 1677-2262,
+    # so every valid ns value is inside them)
+    lowest, highest = (max(min(int(np.datetime64(t, "s").astype(np.int64)) * per_second, 2**63 - 1), -(2**63) + 1)
+                       for t in ("0001-01-01", "9999-12-31T23:59:59"))  # fmt: skip
     checks = [valid & ((ticks < lowest) | (ticks > highest)), valid & (ticks % (86_400 * per_second) != 0),
               valid & (nanos % 1_000_000 != 0), valid & (nanos % 1_000 != 0), valid & (nanos != 0)]  # fmt: skip
     # one scalar read: the layout is decided by the whole column

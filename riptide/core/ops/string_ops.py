@@ -18,6 +18,11 @@ Literal search (``contains``, ``count``, ``find``) compares a window of ``len(pa
 position, one vectorised comparison per pattern byte: O(total bytes * pattern length), fine for the short
 patterns people use. A match can only begin on a code-point start, because a valid UTF-8 pattern begins with one.
 
+On CuPy the hottest of these run one CUDA kernel each instead (:mod:`riptide.core.kernels.strings`), with the
+missing rows folded in: ``contains`` (a literal), ``startswith`` / ``endswith``, the ASCII test that picks the
+byte paths, and ``lower`` / ``upper`` / ``swapcase`` / ``casefold`` of an ASCII column (mapped in the same pass
+that proves it ASCII). The whole-array code stays the CPU path and the reference.
+
 ``replace`` and ``split`` act on the greedy non-overlapping occurrences ("aa" in "aaa" is replaced once, at 0;
 ``rsplit`` scans from the right, so at 1). Which occurrences the greedy scan keeps is found without a scan: each
 occurrence points to the next one that starts after it ends, and pointer jumping gives every occurrence's rank on
@@ -44,6 +49,7 @@ import numpy as np
 
 from riptide import _device
 from riptide.core.column import NumericColumn, StringColumn
+from riptide.core.kernels import strings as _kernels
 from riptide.core.kernels.segments import gather_segments, row_of_each_element, take_pieces_host
 
 __all__ = [
@@ -138,13 +144,26 @@ def _int_result(values: Any, column: StringColumn) -> NumericColumn:
     return NumericColumn(xp.where(column.mask, values.astype(np.float64), np.nan))
 
 
+def _na_fill(na: Any) -> bool:
+    """What a missing row gives in a boolean result: ``na`` when it is a bool, else False (pandas' ``str`` dtype)."""
+    return bool(na) if isinstance(na, (bool, np.bool_)) else False
+
+
 def _bool_result(values: Any, column: StringColumn, na: Any = None) -> NumericColumn:
     """bool; missing rows give ``na`` (pandas' default for the ``str`` dtype: False)."""
     xp = column.xp
     if column.mask is not None:
-        fill = bool(na) if isinstance(na, (bool, np.bool_)) else False
-        values = xp.where(column.mask, values, fill)
+        values = xp.where(column.mask, values, _na_fill(na))
     return NumericColumn(values.astype(bool, copy=False))
+
+
+def _kernel_buffers(column: StringColumn) -> tuple[Any, Any, Any]:
+    """(offsets int64, chars uint8, mask or None), contiguous, as the CUDA kernels read them."""
+    xp = column.xp
+    offsets = xp.ascontiguousarray(column.offsets, dtype=np.int64)
+    chars = xp.ascontiguousarray(column.chars, dtype=np.uint8)
+    mask = None if column.mask is None else xp.ascontiguousarray(column.mask, dtype=bool)
+    return offsets, chars, mask
 
 
 def _check_pattern(pat: Any, what: str = "a string object") -> str:
@@ -209,6 +228,10 @@ def _affix(column: StringColumn, pat: Any, na: Any, at_end: bool) -> NumericColu
         patterns = pat
     else:
         raise TypeError(f"expected a string or tuple, not {type(pat).__name__}")
+    if xp is not np:  # CuPy: one kernel for every pattern, the missing rows folded in
+        offsets, chars, mask = _kernel_buffers(column)
+        encoded = tuple(p.encode("utf-8") for p in patterns)
+        return NumericColumn(_kernels.match_affixes(offsets, chars, mask, encoded, at_end, _na_fill(na), xp))
     result = xp.zeros(column.size, dtype=bool)
     for p in patterns:
         result |= _affix_matches(column, p, at_end, xp)
@@ -246,6 +269,9 @@ def contains(column: StringColumn, pat: str, na: Any = None) -> NumericColumn:
     pattern = pat.encode("utf-8")
     if not pattern:
         return _bool_result(xp.ones(column.size, dtype=bool), column, na)
+    if xp is not np:  # CuPy: one kernel, each row scanned by its own thread (or warp), the missing rows folded in
+        offsets, chars, mask = _kernel_buffers(column)
+        return NumericColumn(_kernels.find_literal(offsets, chars, mask, pattern, _na_fill(na), xp))
     hits = _segment_sum(_window_matches(column, pattern, xp), column.offsets, xp)
     return _bool_result(hits > 0, column, na)
 
@@ -1147,6 +1173,9 @@ def _cased_code_points() -> np.ndarray:
 
 
 def _is_ascii(column: StringColumn) -> bool:
+    xp = column.xp
+    if xp is not np:  # CuPy: one pass, eight bytes at a time, no temporary
+        return not _kernels.has_non_ascii(xp.ascontiguousarray(column.chars, dtype=np.uint8), xp)
     # one scalar read: a pure-ASCII column takes the byte-map path
     return not (column.chars.shape[0] and bool((column.chars >= 0x80).any()))
 
@@ -1237,6 +1266,14 @@ def change_case(column: StringColumn, kind: str) -> StringColumn:
     """
     if kind not in ("lower", "upper", "casefold", "swapcase", "capitalize", "title"):
         raise ValueError(f"unknown case mapping {kind!r}")
+    xp = column.xp
+    if xp is not np and kind not in ("capitalize", "title"):
+        # CuPy: map the bytes and test for ASCII in one pass; a non-ASCII column discards the bytes
+        chars = xp.ascontiguousarray(column.chars, dtype=np.uint8)
+        mapped = _kernels.map_ascii_bytes(chars, _case_table(kind).byte_map, xp)
+        if mapped is not None:
+            return StringColumn(column.offsets, mapped, column.mask)
+        return _map_code_points(column, kind)
     if _is_ascii(column):
         return _map_ascii(column, kind)
     return _map_code_points(column, kind)

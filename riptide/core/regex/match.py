@@ -279,14 +279,33 @@ extern "C" __global__ void regex_first(const i64* __restrict__ offsets, const un
     __syncthreads();
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
         const i64 b = offsets[i], e = offsets[i + 1];
+        // The row's bytes are read four at a time from aligned words (each holds a byte of the buffer), and a
+        // word's four symbols are looked up before the walk needs them: the walk's dependent chain is then one
+        // table lookup per byte. A newline that is the row's last byte reads FINAL_NL.
+        const unsigned int* word = (const unsigned int*)((size_t)(chars + b) & ~(size_t)3);
+        int skip = (int)((size_t)(chars + b) & 3);
+        i64 left = e - b;
         int state = start;
         bool hit = false;
-        for (i64 p = b;; ++p) {
-            const int entry = table[state * n_symbols + symbol_at(chars, bytemap, p, e, final_nl, eot)];
-            if (entry & 3) { hit = true; break; }
-            state = entry >> 2;
-            if (p >= e || state == 0) break;
+        while (left > 0) {
+            const unsigned int w = __ldg(word++);
+            int symbol[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) symbol[j] = bytemap[(w >> (8 * j)) & 0xFF];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                if (j < skip || left <= 0) continue;
+                const int s = (left == 1 && ((w >> (8 * j)) & 0xFF) == 10) ? final_nl : symbol[j];
+                const int entry = table[state * n_symbols + s];
+                if (entry & 3) { hit = true; goto done; }
+                state = entry >> 2;
+                if (state == 0) goto done;  // dead: no match can follow
+                --left;
+            }
+            skip = 0;
         }
+        hit = (table[state * n_symbols + eot] & 3) != 0;  // the end of the row
+    done:
         out[i] = hit;
     }
 }

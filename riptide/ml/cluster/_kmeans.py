@@ -1,19 +1,32 @@
-"""K-means clustering with Lloyd's algorithm, batched on the device.
+"""K-means clustering with Lloyd's algorithm; on the GPU one pass over X per iteration, the loop on the device.
 
-One Lloyd iteration is two matrix products and a reduction: squared distances ``|x|^2 - 2 x.c + |c|^2`` from one
-GEMM, ``argmin`` over the centers, and the new centers as the weighted sums of their members from a second GEMM
-against the one-hot assignment matrix (no atomics, so sums are reproducible), divided by the cluster weights.
-Rows are processed in batches so that the ``batch x k`` distance and one-hot matrices stay small. The convergence
-test (labels unchanged, or scikit-learn's tolerance on the squared center shift, ``tol * mean feature variance``)
-and the empty-cluster count are read in one small host copy per iteration: that is the loop's only sync.
+**The GPU path** (:mod:`riptide.ml._kernels`, when the ``k x d`` centers fit a block's shared memory): one kernel
+per iteration reads each row once, scores it against the centers held in shared memory (scikit-learn's
+``|c|^2 - 2 x.c``, ties to the first center), rewrites its label in place (counting changes) and adds it to its
+block's per-cluster sums; a one-block kernel sums the blocks in a fixed order, averages, measures the center shift
+and applies scikit-learn's stopping rules into a device ``state``. X is centered on the fly (``x - mean`` in
+X's dtype, exactly the twin's centered values), so the centered copy is never written. The host queues
+``_CHECK_EVERY`` iterations and reads the state once per batch; iterations queued after convergence return at
+once. An empty cluster pauses the device loop: that iteration's M-step (scikit-learn's relocation to the points
+farthest from their centers, a sort of all rows) runs on the host side with the twin's :func:`_m_step`, and the
+loop resumes. The final E-step and the inertia are one more pass.
+
+**The xp twin** (NumPy, and CuPy for centers too large for shared memory) is the reference: per iteration a GEMM
+for ``|c|^2 - 2 x.c`` and ``argmin``, the per-cluster sums by GEMM against the one-hot assignment (no atomics),
+and :func:`_m_step`; the batches bound the ``batch x k`` matrices.
+
+Both follow scikit-learn 1.9's Lloyd iteration: labels from the previous centers, empty clusters relocated (unless
+every point sits on its center), centers averaged by multiplying with the reciprocal weight (a cluster still empty
+copies the heaviest cluster's row as scikit-learn's loop leaves it), strict convergence when no label changed, else
+the squared center shift against ``tol * mean feature variance``; then the E-step again when not strictly converged.
 
 Initialization follows scikit-learn draw for draw: k-means++ is scikit-learn's greedy variant (``2 + log k``
 candidates per center, the one lowering the potential most is kept) with the *same* random numbers taken from the
 same ``RandomState`` calls (``choice`` for the first center is reproduced with one ``random_sample`` and a device
 ``searchsorted`` on the weight CDF), so a given ``random_state`` seeds the same centers as scikit-learn up to
-rounding. As in scikit-learn, X is centered before clustering, empty clusters take the points farthest from their
-centers, the run of lowest inertia among ``n_init`` wins, and ``'elkan'`` (an exact acceleration of Lloyd) gives
-Lloyd's answer. ``init='random'`` with sample weights copies the weights to the host for ``RandomState.choice``.
+rounding. As in scikit-learn, X is centered before clustering, the run of lowest inertia among ``n_init`` wins, and
+``'elkan'`` (an exact acceleration of Lloyd) gives Lloyd's answer. ``init='random'`` with sample weights copies the
+weights to the host for ``RandomState.choice``.
 """
 
 from __future__ import annotations
@@ -31,17 +44,26 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
 
 from riptide import _device
+from riptide.ml import _kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, validate_data
 
 __all__ = ["KMeans"]
 
 _BATCH_ELEMENTS = 1 << 25  # rows per batch x clusters: bounds the distance / one-hot matrices (256 MiB in float64)
+_CHECK_EVERY = 8  # Lloyd iterations queued on the device between two reads of its state
 
 
 def _batches(n_samples: int, n_clusters: int) -> list[slice]:
     rows = max(1, _BATCH_ELEMENTS // max(n_clusters, 1))
     return [slice(start, min(start + rows, n_samples)) for start in range(0, n_samples, rows)] or [slice(0, 0)]
+
+
+def _device_plan(X: Any, n_clusters: int, mode: int, xp: types.ModuleType) -> _kernels.KMeansPlan | None:
+    """The kernels' launch plan when X is on the GPU and the centers fit shared memory, else None (the xp twin)."""
+    if xp is np or X.dtype not in (np.float32, np.float64) or X.shape[0] == 0:
+        return None
+    return _kernels.kmeans_plan(X.shape[1], n_clusters, mode)
 
 
 def _squared_distances(X: Any, x_sq: Any, centers: Any, xp: types.ModuleType) -> Any:
@@ -50,15 +72,47 @@ def _squared_distances(X: Any, x_sq: Any, centers: Any, xp: types.ModuleType) ->
     return xp.maximum(x_sq[:, None] - 2 * (X @ centers.T) + c_sq[None, :], 0)
 
 
-def _assign(X: Any, x_sq: Any, centers: Any, xp: types.ModuleType) -> tuple[Any, Any]:
-    """Nearest center of every row and the squared distance to it."""
+def _labels(X: Any, centers: Any, xp: types.ModuleType) -> Any:
+    """Nearest center of every row by scikit-learn's ``|c|^2 - 2 x.c`` (|x|^2 does not change the argmin)."""
     labels = xp.empty(X.shape[0], dtype=xp.int32)
-    closest = xp.empty(X.shape[0], dtype=X.dtype)
+    c_sq = (centers * centers).sum(axis=1)
     for rows in _batches(X.shape[0], centers.shape[0]):
-        d = _squared_distances(X[rows], x_sq[rows], centers, xp)
-        labels[rows] = d.argmin(axis=1).astype(xp.int32)
-        closest[rows] = xp.take_along_axis(d, labels[rows, None].astype(xp.int64), axis=1)[:, 0]
-    return labels, closest
+        labels[rows] = (c_sq[None, :] - 2 * (X[rows] @ centers.T)).argmin(axis=1).astype(xp.int32)
+    return labels
+
+
+def _row_distances(X: Any, centers: Any, labels: Any, xp: types.ModuleType) -> Any:
+    """Each row's squared distance to its center, summed from the differences (scikit-learn's inertia terms)."""
+    out = xp.empty(X.shape[0], dtype=X.dtype)
+    for rows in _batches(X.shape[0], X.shape[1]):
+        out[rows] = ((X[rows] - centers[labels[rows]]) ** 2).sum(axis=1)
+    return out
+
+
+def _labels_inertia(A: Any, centers: Any, sample_weight: Any | None, xp: types.ModuleType,
+                    want: str) -> tuple[Any, Any]:  # fmt: skip
+    """Labels of the rows of A (not centered) and, by ``want``: ``'closest'`` each row's squared distance,
+    ``'inertia'`` the weighted sum of those (a device scalar), ``'labels'`` nothing more (None)."""
+    plan = _device_plan(A, centers.shape[0], _kernels.MODE_ASSIGN, xp)
+    if plan is None:
+        labels = _labels(A, centers, xp)
+        if want == "labels":
+            return labels, None
+        closest = _row_distances(A, centers, labels, xp)
+        if want == "closest":
+            return labels, closest
+        return labels, closest.astype(xp.float64) @ sample_weight.astype(xp.float64)
+    A = xp.ascontiguousarray(A)
+    n, d = A.shape
+    blocks = _kernels.step_blocks(n, plan)
+    weight = xp.ones(n, dtype=A.dtype) if sample_weight is None else xp.ascontiguousarray(sample_weight, A.dtype)
+    labels = xp.empty(n, dtype=xp.int32)
+    closest = xp.empty(n, dtype=A.dtype) if want == "closest" else None
+    inertia = xp.empty(blocks, dtype=xp.float64)
+    state = xp.zeros(_kernels.STATE_SIZE, dtype=xp.int64)
+    _kernels.kmeans_step(A, xp.zeros(d, dtype=A.dtype), weight, xp.ascontiguousarray(centers, A.dtype), plan,
+                         _kernels.MODE_ASSIGN, state, labels, closest, inertia, state, inertia, blocks)  # fmt: skip
+    return labels, {"labels": None, "closest": closest, "inertia": inertia.sum()}[want]
 
 
 def _weighted_sums(X: Any, sample_weight: Any, labels: Any, n_clusters: int, xp: types.ModuleType) -> tuple:
@@ -75,9 +129,12 @@ def _weighted_sums(X: Any, sample_weight: Any, labels: Any, n_clusters: int, xp:
 
 def _relocate_empty(X: Any, sample_weight: Any, labels: Any, old_centers: Any, sums: Any, weights: Any,
                     n_empty: int, xp: types.ModuleType) -> None:
-    """Give each empty cluster one of the points farthest from their centers (scikit-learn's rule), in place."""
+    """Give each empty cluster one of the points farthest from their centers (scikit-learn's rule), in place;
+    nothing when every point sits on its center (relocating would not help)."""
     empty = xp.flatnonzero(weights == 0)[:n_empty]
-    distance = ((X - old_centers[labels]) ** 2).sum(axis=1)
+    distance = _row_distances(X, old_centers, labels, xp)
+    if float(distance.max()) == 0:  # one scalar read: scikit-learn's "nothing to relocate" test
+        return
     far = xp.argsort(-distance)[:n_empty]
     for i in range(n_empty):  # a loop over empty clusters, not samples
         point, new, old = far[i], empty[i], labels[far[i]]
@@ -88,37 +145,127 @@ def _relocate_empty(X: Any, sample_weight: Any, labels: Any, old_centers: Any, s
         weights[old] -= weight
 
 
-def _lloyd(X: Any, x_sq: Any, sample_weight: Any, centers: Any, max_iter: int, tol: float,
-           xp: types.ModuleType) -> tuple[Any, float, Any, int]:
-    """One k-means run from ``centers``: labels, inertia, centers, iterations (scikit-learn's stopping rules)."""
+def _m_step(X: Any, sample_weight: Any, labels: Any, centers: Any, sums: Any, weights: Any,
+            xp: types.ModuleType) -> tuple[Any, float]:  # fmt: skip
+    """scikit-learn's M-step from the cluster sums and weights (X centered, labels from ``centers``): relocate
+    empty clusters, average, and the squared center shift. Returns the new centers and the shift (a float)."""
+    n_empty = int((weights == 0).sum())  # one scalar read: empty clusters are rare and need the host's attention
+    if n_empty:
+        _relocate_empty(X, sample_weight, labels, centers, sums, weights, n_empty, xp)
+    filled = weights > 0
+    new_centers = sums * (1 / xp.where(filled, weights, 1))[:, None]
+    if n_empty:
+        # scikit-learn's loop copies the heaviest cluster's row into a still-empty one: averaged already when it
+        # comes earlier in the loop, still the raw sum when it comes later
+        heaviest = xp.argmax(weights)
+        before = xp.arange(weights.shape[0]) < heaviest
+        source = xp.where(before[:, None], sums[heaviest][None, :], new_centers[heaviest][None, :])
+        new_centers = xp.where(filled[:, None], new_centers, source)
+    norms = xp.sqrt(((new_centers - centers) ** 2).sum(axis=1))
+    return new_centers, float((norms**2).sum())  # one scalar read: the tolerance test
+
+
+def _lloyd_twin(X: Any, sample_weight: Any, centers: Any, max_iter: int, tol: float,
+                xp: types.ModuleType) -> tuple[Any, float, Any, int]:  # fmt: skip
+    """One k-means run from ``centers`` on centered X: labels, inertia, centers, iterations (the xp twin)."""
     n_clusters = centers.shape[0]
     labels_old = xp.full(X.shape[0], -1, dtype=xp.int32)
     strict = False
     for iteration in range(max_iter):
-        labels, _ = _assign(X, x_sq, centers, xp)
+        labels = _labels(X, centers, xp)
         sums, weights = _weighted_sums(X, sample_weight, labels, n_clusters, xp)
-        n_empty = (weights == 0).sum()
-        changed = (labels != labels_old).any()
-        # one small host read per iteration: how many clusters emptied, and whether labels changed
-        flags = _device.to_host(xp.stack([n_empty, changed.astype(n_empty.dtype)]))
-        n_empty_host, changed_host = int(flags[0]), bool(flags[1])
-        if n_empty_host:
-            _relocate_empty(X, sample_weight, labels, centers, sums, weights, n_empty_host, xp)
-        new_centers = sums / xp.where(weights == 0, 1, weights)[:, None]
-        new_centers = xp.where((weights == 0)[:, None], centers, new_centers)
-        shift = float(((new_centers - centers) ** 2).sum())  # one scalar read: the tolerance test
-        centers = new_centers
-        if not changed_host:
+        changed = bool((labels != labels_old).any())  # one scalar read: the strict convergence test
+        centers, shift = _m_step(X, sample_weight, labels, centers, sums, weights, xp)
+        if not changed:
             strict = True
             break
         if shift <= tol:
             break
         labels_old = labels
     if not strict:  # labels consistent with the final centers
-        labels, _ = _assign(X, x_sq, centers, xp)
-    residual = ((X - centers[labels]) ** 2).sum(axis=1, dtype=xp.float64)
-    inertia = float(residual @ sample_weight.astype(xp.float64))  # one scalar read: inertia_ is a float
+        labels = _labels(X, centers, xp)
+    residual = _row_distances(X, centers, labels, xp)
+    inertia = float(residual.astype(xp.float64) @ sample_weight.astype(xp.float64))  # one scalar read: a float
     return labels, inertia, centers, iteration + 1
+
+
+def _lloyd_device(data: _Data, sample_weight: Any, centers: Any, max_iter: int, tol: float,
+                  xp: types.ModuleType) -> tuple[Any, float, Any, int]:  # fmt: skip
+    """:func:`_lloyd_twin` with the kernels (see the module docstring): X is read once per iteration and the
+    host reads the device state once per ``_CHECK_EVERY`` iterations."""
+    X, mean = data.raw, data.mean
+    n, d = X.shape
+    k = centers.shape[0]
+    plan = _kernels.kmeans_plan(d, k, _kernels.MODE_ITERATE)
+    blocks = _kernels.step_blocks(n, plan)
+    weight = xp.ascontiguousarray(sample_weight, dtype=X.dtype)
+    centers = xp.array(centers, dtype=X.dtype, order="C")  # updated in place by the finalize kernel
+    labels = xp.full(n, -1, dtype=xp.int32)
+    partials = xp.empty((blocks, k * d + k), dtype=xp.float64)
+    changed = xp.empty(blocks, dtype=xp.int64)
+    totals = xp.empty(k * d + k, dtype=xp.float64)
+    shift = xp.empty(1, dtype=xp.float64)
+    state = xp.zeros(_kernels.STATE_SIZE, dtype=xp.int64)
+    done, strict = 0, False
+    while done < max_iter:
+        for _ in range(min(_CHECK_EVERY, max_iter - done)):
+            _kernels.kmeans_step(X, mean, weight, centers, plan, _kernels.MODE_ITERATE, state, labels, None,
+                                 partials, changed, shift, blocks)  # fmt: skip
+            _kernels.kmeans_finalize(partials, changed, blocks, centers, tol, totals, state, shift, plan)
+        run, done, strict_flag, n_changed = (int(v) for v in _device.to_host(state))  # one small read a batch
+        if run == 2:  # an empty cluster paused the loop: this iteration's M-step by the twin
+            sums = totals[: k * d].reshape(k, d).astype(X.dtype)
+            weights = totals[k * d :].astype(X.dtype)
+            new_centers, shift_value = _m_step(data.X, weight, labels, centers, sums, weights, xp)
+            centers[...] = new_centers
+            done += 1
+            strict_flag = int(n_changed == 0)
+            run = 1 if strict_flag or shift_value <= tol else 0
+            state[...] = xp.asarray([run, done, strict_flag, n_changed], dtype=xp.int64)
+        strict = bool(strict_flag)
+        if run == 1:
+            break
+    final = _kernels.kmeans_plan(d, k, _kernels.MODE_ASSIGN)
+    final_blocks = _kernels.step_blocks(n, final)
+    inertia = xp.empty(final_blocks, dtype=xp.float64)
+    mode = _kernels.MODE_INERTIA if strict else _kernels.MODE_ASSIGN  # else: labels consistent with the centers
+    _kernels.kmeans_step(X, mean, weight, centers, final, mode, state, labels, None, partials, changed, inertia,
+                         final_blocks)  # fmt: skip
+    return labels, float(inertia.sum()), centers, done  # one scalar read: inertia_ is a float
+
+
+class _Data:
+    """X (validated) and its column means; the centered X and its row norms are made only when asked for (the
+    GPU kernels center on the fly; k-means++, callable init and the xp twin need them)."""
+
+    def __init__(self, X: Any, xp: types.ModuleType) -> None:
+        self.raw, self.xp = X, xp
+        if _device_plan(X, 1, _kernels.MODE_ASSIGN, xp) is not None:  # on the GPU: a coalesced column sum
+            X = self.raw = xp.ascontiguousarray(X)
+            self.mean = (_kernels.column_sums(X, xp) / X.shape[0]).astype(X.dtype)  # one coalesced pass
+        else:
+            self.mean = X.mean(axis=0)
+        self._centered = self._sq = None
+
+    @property
+    def X(self) -> Any:
+        if self._centered is None:
+            self._centered = self.raw - self.mean
+        return self._centered
+
+    @property
+    def sq(self) -> Any:
+        if self._sq is None:
+            self._sq = (self.X * self.X).sum(axis=1)
+        return self._sq
+
+
+def _lloyd(data: _Data, sample_weight: Any, centers: Any, max_iter: int, tol: float,
+           xp: types.ModuleType) -> tuple[Any, float, Any, int]:  # fmt: skip
+    """One k-means run: on the device's kernels when they apply, else the xp twin."""
+    if _device_plan(data.raw, centers.shape[0], _kernels.MODE_ITERATE, xp) is not None:
+        return _lloyd_device(data, sample_weight, centers, max_iter, tol, xp)
+    return _lloyd_twin(data.X, sample_weight, centers, max_iter, tol, xp)
 
 
 def _choice_index(cdf: Any, u: float, xp: types.ModuleType) -> Any:
@@ -229,8 +376,6 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
     def _check_params_vs_input(self, X: Any, xp: types.ModuleType) -> None:
         if X.shape[0] < self.n_clusters:
             raise ValueError(f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}.")
-        # one scalar read: the tolerance is a host number
-        self._tol = 0 if self.tol == 0 else float(X.var(axis=0, dtype=xp.float64).mean()) * self.tol
         if self.n_init == "auto":
             self._n_init = 1 if (isinstance(self.init, str) and self.init == "k-means++") or (
                 _is_arraylike_not_scalar(self.init)) else 10  # fmt: skip
@@ -250,14 +395,27 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
             raise ValueError(f"The shape of the initial centers {centers.shape} does not match the number of "
                              f"features of the data {X.shape[1]}.")  # fmt: skip
 
-    def _init_centroids(self, X: Any, x_sq: Any, init: Any, random_state: Any, sample_weight: Any,
-                        host_p: Any, xp: types.ModuleType) -> Any:  # fmt: skip
+    def _tolerance(self, data: _Data, xp: types.ModuleType) -> float:
+        """scikit-learn's absolute tolerance: ``tol`` times the mean of the feature variances."""
+        if self.tol == 0:
+            return 0
+        X = data.raw
+        if _device_plan(X, 1, _kernels.MODE_ASSIGN, xp) is not None:
+            variances = _kernels.column_sums(X, xp, center=data.mean) / X.shape[0]  # one coalesced pass
+        else:
+            variances = X.var(axis=0, dtype=xp.float64)
+        return float(variances.mean()) * self.tol  # one scalar read: the tolerance is a host number
+
+    def _init_centroids(self, data: _Data, init: Any, random_state: Any, sample_weight: Any, host_p: Any,
+                        xp: types.ModuleType) -> Any:  # fmt: skip
         if isinstance(init, str) and init == "k-means++":
-            return _kmeans_plusplus(X, x_sq, self.n_clusters, sample_weight, random_state, xp)
+            return _kmeans_plusplus(data.X, data.sq, self.n_clusters, sample_weight, random_state, xp)
+        n_samples = data.raw.shape[0]
         if isinstance(init, str) and init == "random":
-            seeds = random_state.choice(X.shape[0], size=self.n_clusters, replace=False, p=host_p())
-            return X[_device.to_device(seeds, xp)]
+            seeds = random_state.choice(n_samples, size=self.n_clusters, replace=False, p=host_p())
+            return data.raw[_device.to_device(seeds, xp)] - data.mean  # the centered rows, as data.X holds them
         if callable(init):
+            X = data.X
             centers = init(_device.to_host(X) if xp is not np else X, self.n_clusters, random_state=random_state)
             centers, _ = check_input(centers, dtype=X.dtype, xp=xp)
             self._validate_center_shape(X, centers)
@@ -284,15 +442,14 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         if _is_arraylike_not_scalar(init):
             init, _ = check_input(init, dtype=X.dtype, xp=xp)
             self._validate_center_shape(X, init)
-        X_mean = X.mean(axis=0)
-        X = X - X_mean
+        data = _Data(X, xp)  # X centered as scikit-learn does (lazily: the GPU kernels center on the fly)
+        self._tol = self._tolerance(data, xp)
         if _is_arraylike_not_scalar(init):
-            init = init - X_mean
-        x_sq = (X * X).sum(axis=1)
+            init = init - data.mean
         best = None
         for _ in range(self._n_init):
-            centers = self._init_centroids(X, x_sq, init, random_state, sample_weight, host_p, xp)
-            labels, inertia, centers, n_iter = _lloyd(X, x_sq, sample_weight, centers, self.max_iter, self._tol, xp)
+            centers = self._init_centroids(data, init, random_state, sample_weight, host_p, xp)
+            labels, inertia, centers, n_iter = _lloyd(data, sample_weight, centers, self.max_iter, self._tol, xp)
             if best is None or (inertia < best[1] and not _same_clustering(labels, best[0], self.n_clusters, xp)):
                 best = (labels, inertia, centers, n_iter)
         labels, inertia, centers, n_iter = best
@@ -301,7 +458,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
             warnings.warn(f"Number of distinct clusters ({distinct}) found smaller than n_clusters "
                           f"({self.n_clusters}). Possibly due to duplicate points in X.", ConvergenceWarning,
                           stacklevel=2)  # fmt: skip
-        self.cluster_centers_ = centers + X_mean
+        self.cluster_centers_ = centers + data.mean
         self._n_features_out = self.cluster_centers_.shape[0]
         self.labels_ = labels
         self.inertia_ = inertia
@@ -320,7 +477,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         check_is_fitted(self)
         A, xp = self._check_test_data(X)
         centers = self._fitted("cluster_centers_", xp).astype(A.dtype)
-        labels, _ = _assign(A, (A * A).sum(axis=1), centers, xp)
+        labels, _ = _labels_inertia(A, centers, None, xp, want="labels")
         return self._output(labels, X, method="predict")
 
     def fit_transform(self, X, y=None, sample_weight=None):
@@ -342,5 +499,5 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         A, xp = self._check_test_data(X)
         sample_weight = check_sample_weight(sample_weight, A.shape[0], A.dtype, xp)
         centers = self._fitted("cluster_centers_", xp).astype(A.dtype)
-        _, closest = _assign(A, (A * A).sum(axis=1), centers, xp)
-        return -float((closest.astype(xp.float64) * sample_weight).sum())  # one scalar read: the score
+        _, inertia = _labels_inertia(A, centers, sample_weight, xp, want="inertia")
+        return -float(inertia)  # one scalar read: the score

@@ -1,14 +1,21 @@
 """PCA: principal components from the covariance matrix, the SVD, or a randomized range finder, on the device.
 
-* ``'covariance_eigh'`` (what ``'auto'`` picks for tall data, scikit-learn's rule) is the GPU's best case: one
-  ``d x d`` matrix product over the centered data and an eigendecomposition of the small result. The covariance is
-  accumulated in float64 whatever the input dtype.
+* ``'covariance_eigh'`` (what ``'auto'`` picks for tall data, scikit-learn's rule) is the GPU's best case, done as
+  scikit-learn does it: the Gram matrix ``X^T X`` (one GEMM, one pass over X, never a centered copy) minus
+  ``n mean mean^T``, over ``n - 1``. The ``d x d`` result then goes to the host (``d^2`` numbers) for NumPy's
+  ``eigh``: a GPU eigensolver on a 50 x 50 matrix is a chain of tiny launches and syncs, slower than LAPACK, and on
+  the host the spectrum, signs and component count are decided by the same code for both devices. The column
+  means come from one coalesced kernel pass on the GPU (:func:`riptide.ml._kernels.column_sums`). The covariance is
+  accumulated in float64 whatever the input dtype (float32 input is widened for the GEMM).
 * ``'full'``: the thin SVD of the centered data (``xp.linalg.svd``).
 * ``'randomized'``: Halko et al.'s range finder with scikit-learn's defaults (``n_oversamples``, ``iterated_power``
   'auto') and the *same Gaussian test matrix*, drawn on the host from ``random_state`` exactly as scikit-learn
   draws it, so both libraries find the same subspace. The power iterations are normalized with QR whatever
   ``power_iteration_normalizer`` says (LU and no normalization span the same subspace; QR is the stable one and
   the one CuPy has). ``'arpack'`` is answered with the exact ``'full'`` decomposition.
+
+``transform`` is scikit-learn's ``X @ components^T - mean @ components^T``: a GEMM and an ``n x k`` correction, no
+centered ``n x d`` temporary.
 
 Signs follow scikit-learn's ``svd_flip(u_based_decision=False)``: the largest-magnitude entry of each component
 is positive. Choosing ``n_components`` from a float or ``'mle'`` reads the (``d``-long) spectrum on the host,
@@ -29,6 +36,7 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
+from riptide.ml import _kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, validate_data
 
@@ -41,6 +49,24 @@ def _flip_signs(Vt: Any, xp: types.ModuleType) -> Any:
         return Vt
     largest = xp.take_along_axis(Vt, xp.argmax(xp.abs(Vt), axis=1)[:, None], axis=1)
     return Vt * xp.where(largest < 0, -1.0, 1.0).astype(Vt.dtype)
+
+
+def _column_means(A: Any, xp: types.ModuleType) -> Any:
+    """float64 column means of A: one coalesced kernel pass on the GPU (CuPy's axis-0 reduction of a tall
+    row-major matrix gives each column to one block), NumPy's mean on the host."""
+    if xp is not np and A.shape[0] > 0 and A.dtype in (np.float32, np.float64):
+        return _kernels.column_sums(xp.ascontiguousarray(A), xp) / A.shape[0]
+    return A.mean(axis=0, dtype=xp.float64)
+
+
+def _covariance(A: Any, mean: Any, xp: types.ModuleType) -> Any:
+    """The ``d x d`` covariance of the rows of A as scikit-learn forms it: ``(A^T A - n mean mean^T) / (n - 1)``."""
+    n_samples = A.shape[0]
+    A64 = A.astype(xp.float64, copy=False)
+    C = A64.T @ A64
+    C -= n_samples * mean.reshape(-1, 1) * mean.reshape(1, -1)
+    C /= n_samples - 1
+    return C
 
 
 def _randomized_components(Xc: Any, k: int, n_oversamples: int, n_iter: Any, random_state: Any,
@@ -166,7 +192,7 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
         n_components = min(A.shape) if self.n_components is None else self.n_components
         solver = self._fit_svd_solver = self._solver_for(A.shape, n_components)
         f64 = xp.float64
-        mean = A.mean(axis=0, dtype=f64)
+        mean = _column_means(A, xp)
         if solver == "randomized":
             self._fit_randomized(A, mean, n_components, xp)
             return A, xp
@@ -177,15 +203,16 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
             raise ValueError(f"n_components={n_components} must be between 0 and min(n_samples, n_features)="
                              f"{min(n_samples, n_features)} with svd_solver={solver!r}")  # fmt: skip
         if solver == "covariance_eigh":
-            Xc = A.astype(f64) - mean
-            eigenvalues, vectors = xp.linalg.eigh((Xc.T @ Xc) / (n_samples - 1))
-            explained = xp.maximum(eigenvalues[::-1], 0.0)
-            singular = xp.sqrt(explained * (n_samples - 1))
-            Vt = vectors[:, ::-1].T
+            # one read of d x d numbers: the eigendecomposition runs on the host (see the module docstring)
+            C = _device.to_host(_covariance(A, mean, xp))
+            eigenvalues, vectors = np.linalg.eigh(C)
+            explained = np.maximum(eigenvalues[::-1], 0.0)
+            singular = np.sqrt(explained * (n_samples - 1))
+            Vt = _flip_signs(vectors[:, ::-1].T, np)
         else:  # 'full', and 'arpack' answered exactly
-            _, singular, Vt = xp.linalg.svd(A.astype(f64) - mean, full_matrices=False)
+            _, singular, Vt = xp.linalg.svd(A.astype(f64, copy=False) - mean, full_matrices=False)
             explained = singular**2 / (n_samples - 1)
-        Vt = _flip_signs(Vt, xp)
+            Vt = _flip_signs(Vt, xp)
         ratio = explained / explained.sum()
         if n_components == "mle":
             n_components = int(_infer_dimension(_device.to_host(explained), n_samples))
@@ -210,7 +237,7 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
                              "svd_solver='%s'" % (n_components, min(n_samples, n_features),
                                                   self._fit_svd_solver))  # fmt: skip
         random_state = check_random_state(self.random_state)
-        Xc = A.astype(xp.float64) - mean
+        Xc = A.astype(xp.float64, copy=False) - mean
         singular, Vt = _randomized_components(Xc, n_components, self.n_oversamples, self.iterated_power,
                                               random_state, xp)  # fmt: skip
         Vt = _flip_signs(Vt, xp)
@@ -225,11 +252,14 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
 
     def _store(self, dtype: Any, mean: Any, Vt: Any, explained: Any, ratio: Any, singular: Any,
                n_components: int, n_samples: int, noise: float) -> None:  # fmt: skip
+        """Fitted attributes in the data's dtype and namespace (the eigen route computes the small ones on the
+        host: they move once, a few hundred numbers)."""
+        xp = _device.namespace_of(mean)
         self.mean_ = mean.astype(dtype)
-        self.components_ = Vt.astype(dtype)
-        self.explained_variance_ = explained.astype(dtype)
-        self.explained_variance_ratio_ = ratio.astype(dtype)
-        self.singular_values_ = singular.astype(dtype)
+        self.components_ = _device.to_device(Vt.astype(dtype), xp)
+        self.explained_variance_ = _device.to_device(explained.astype(dtype), xp)
+        self.explained_variance_ratio_ = _device.to_device(ratio.astype(dtype), xp)
+        self.singular_values_ = _device.to_device(singular.astype(dtype), xp)
         self.n_components_ = n_components
         self.n_samples_ = n_samples
         self.noise_variance_ = dtype.type(noise)
@@ -239,10 +269,13 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
         return self.components_.shape[0]
 
     def _project(self, A: Any, xp: types.ModuleType) -> Any:
-        projected = (A - self._fitted("mean_", xp)) @ self._fitted("components_", xp).T
+        """scikit-learn's ``X @ V^T - mean @ V^T`` (then whitening): one GEMM over A, corrections on ``n x k``."""
+        components = self._fitted("components_", xp)
+        projected = A @ components.T
+        projected -= (self._fitted("mean_", xp) @ components.T).astype(projected.dtype, copy=False)
         if self.whiten:
             scale = xp.sqrt(self._fitted("explained_variance_", xp))
-            projected = projected / xp.maximum(scale, np.finfo(scale.dtype).eps)
+            projected /= xp.maximum(scale, np.finfo(scale.dtype).eps).astype(projected.dtype, copy=False)
         return projected
 
     def transform(self, X):

@@ -1,0 +1,454 @@
+"""CUDA kernels for riptide.ml's passes over the data: K-means' Lloyd step and column sums (CuPy only).
+
+A fit on 1e6 x 50 float64 reads 400 MB per pass over X, about 0.12 ms on an H200; what costs is doing many passes
+(a GEMM, then ``argmin``, then a one-hot GEMM whose ``k x d`` output is too small to spread over the GPU, then
+temporaries of ``n x d``) and a host round trip per iteration. The kernels here read X once per Lloyd iteration
+and keep the loop on the device; the NumPy code in :mod:`riptide.ml.cluster._kmeans` stays the CPU path and the
+reference (the *xp twin*). tests/ml/test_cluster.py runs these sources on the CPU, compiled by g++ with one host
+thread per CUDA thread and a barrier for ``__syncthreads``, against that twin.
+
+* **One pass per Lloyd iteration** (``riptide_kmeans_step``). A block copies the ``k`` centers (and their squared
+  norms) into shared memory once, then walks tiles of ``R`` rows: the tile is loaded coalesced (and centered, as
+  scikit-learn centers X before clustering: ``x - mean`` in X's dtype, so the centered copy of X is never
+  written), each row's distances ``|c|^2 - 2 x.c`` to the centers are computed from shared memory (scikit-learn's
+  formula; ties go to the first center), and the row's weighted values are added to the block's per-cluster sums.
+  The sums are owned, not shared: thread ``(g, j)`` adds feature ``j`` of the rows ``g, g + G, ...`` of the tile,
+  so there are no atomics and the result does not depend on scheduling (a fixed grid gives bit-identical centers
+  run after run). Each block writes its ``k x d`` sums and ``k`` weights once; labels are rewritten in place and
+  the changed ones counted (scikit-learn's strict convergence test).
+* **The M-step and the stopping rule on the device** (``riptide_kmeans_finalize``, one block): the block partials
+  are summed in a fixed order, the centers averaged (times the reciprocal weight, as scikit-learn does), the center
+  shift and the label changes compared with scikit-learn's rules, and a small ``state`` vector records the
+  iteration count and whether the run stopped. Once stopped, later launches return at once, so the host queues
+  several iterations and reads ``state`` once per batch. An empty cluster *pauses* the run instead: scikit-learn
+  relocates it to the points farthest from their centers (a sort of all rows, rare), which the host does with the
+  xp twin's code before resuming.
+* The arithmetic is in float64 for float32 data too (the centering itself is done in the data's dtype).
+* ``riptide_column_sums``: per-block column sums of a row-major matrix, coalesced (consecutive threads read
+  consecutive elements and each keeps one column), summed over blocks in a fixed order by the caller.
+
+Sizes: a block uses at most 48 KiB of shared memory (CuPy's default limit), which bounds ``k x d`` (about 2,500
+for the Lloyd step); larger problems take the xp twin (GEMMs), where the ``k x d`` work is large enough for cuBLAS.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["KMEANS_SOURCE", "COLUMN_SUMS_SOURCE", "KMeansPlan", "kmeans_plan", "MODE_ITERATE", "MODE_ASSIGN",
+           "MODE_INERTIA", "STATE_SIZE", "kmeans_step", "kmeans_finalize", "column_sums"]  # fmt: skip
+
+MODE_ITERATE, MODE_ASSIGN, MODE_INERTIA = 0, 1, 2
+#: The Lloyd loop's device state (int64): [run (0 running, 1 stopped, 2 paused on an empty cluster), iterations
+#: done, strict convergence, label changes in the last iteration].
+STATE_SIZE = 4
+THREADS = 256  # threads per block (a power of two: the block reductions halve it)
+CENTER_CHUNK = 4  # centers a thread scores at once (registers)
+SHARED_LIMIT = 48 * 1024  # bytes of dynamic shared memory a block may use without opting in
+_MAX_GROUPS = 4  # row groups accumulating sums in a block (more: more parallel adds, more shared memory)
+
+KMEANS_SOURCE = r"""
+// DATA_T: the data's type (float or double); arithmetic is in double. CB: centers scored at once by one thread.
+#ifndef DATA_T
+#define DATA_T double
+#endif
+#ifndef CB
+#define CB 4
+#endif
+#ifndef RIPTIDE_DYNAMIC_SHARED
+#define RIPTIDE_DYNAMIC_SHARED(name) extern __shared__ double name[]
+#endif
+typedef DATA_T data_t;
+typedef long long i64;
+
+#define MODE_ITERATE 0  // labels rewritten in place (changes counted), per-block cluster sums and weights
+#define MODE_ASSIGN 1   // labels, each row's squared distance to its center, per-block weighted inertia
+#define MODE_INERTIA 2  // per-block weighted inertia of the given labels
+
+// Shared memory, in doubles: centers (padded to whole chunks of CB) | their squared norms | mean | tile of R rows
+// (odd stride ds) | row weights | best distance per row and chunk | sums per row group (ITERATE) ; then ints:
+// best center per row and chunk | label per row. The tile region has at least blockDim.x doubles: it is reused
+// for the block's final reduction.
+extern "C" __global__ void riptide_kmeans_step(
+        const data_t* __restrict__ X, const data_t* __restrict__ mean, const data_t* __restrict__ weight,
+        const data_t* __restrict__ centers, const i64 n, const int d, const int k, const int R, const int groups,
+        const int mode, const i64* __restrict__ state, int* __restrict__ labels, data_t* __restrict__ closest,
+        const int want_closest, double* __restrict__ partials, i64* __restrict__ changed_partials,
+        double* __restrict__ inertia_partials) {
+    RIPTIDE_DYNAMIC_SHARED(shared);
+    if (mode == MODE_ITERATE && state[0] != 0) return;  // stopped or paused: a queued iteration does nothing
+    const int tid = threadIdx.x, nt = blockDim.x;
+    const int ds = d | 1;  // odd row stride: a warp reading one row per thread hits distinct banks
+    const int nq = (k + CB - 1) / CB, kp = nq * CB;
+    const int E = k * d + k;  // sums, then weights
+    const int tile_size = R * ds > nt ? R * ds : nt;
+    double* s_cent = shared;
+    double* s_csq = s_cent + kp * d;
+    double* s_mean = s_csq + kp;
+    double* s_tile = s_mean + d;
+    double* s_w = s_tile + tile_size;
+    double* s_best = s_w + R;
+    double* s_acc = s_best + R * nq;
+    int* s_besti = (int*)(s_acc + (mode == MODE_ITERATE ? groups * E : 0));
+    int* s_lab = s_besti + R * nq;
+
+    for (int e = tid; e < kp * d; e += nt) s_cent[e] = e < k * d ? (double)centers[e] : 0.0;
+    for (int j = tid; j < d; j += nt) s_mean[j] = (double)mean[j];
+    if (mode == MODE_ITERATE)
+        for (int e = tid; e < groups * E; e += nt) s_acc[e] = 0.0;
+    __syncthreads();
+    for (int c = tid; c < kp; c += nt) {
+        double s = 0.0;
+        for (int j = 0; j < d; ++j) s += s_cent[c * d + j] * s_cent[c * d + j];
+        s_csq[c] = s;
+    }
+    i64 my_changed = 0;
+    double my_inertia = 0.0;
+    const i64 ntiles = (n + R - 1) / R;
+    for (i64 tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+        const i64 row0 = tile * R;
+        const int rows = n - row0 < (i64)R ? (int)(n - row0) : R;
+        __syncthreads();  // the previous tile is consumed (and the setup above is done)
+        const data_t* src = X + row0 * d;
+        for (int e = tid; e < rows * d; e += nt) {
+            const int r = e / d, j = e - r * d;
+            const data_t centered = src[e] - (data_t)s_mean[j];  // in the data's type, as the xp twin centers
+            s_tile[r * ds + j] = (double)centered;
+        }
+        for (int r = tid; r < rows; r += nt) s_w[r] = (double)weight[row0 + r];
+        __syncthreads();
+        if (mode != MODE_INERTIA) {
+            // distances of row r to the centers of chunk q: |c|^2 - 2 x.c, the first minimum kept
+            for (int p = tid; p < rows * nq; p += nt) {
+                const int r = p % rows, q = p / rows;
+                const double* x = s_tile + r * ds;
+                const double* cq = s_cent + q * CB * d;
+                double dot[CB];
+                for (int u = 0; u < CB; ++u) dot[u] = 0.0;
+                for (int j = 0; j < d; ++j) {
+                    const double xv = x[j];
+                    for (int u = 0; u < CB; ++u) dot[u] += xv * cq[u * d + j];
+                }
+                double best = 0.0;
+                int besti = -1;
+                for (int u = 0; u < CB; ++u) {
+                    const int c = q * CB + u;
+                    if (c < k) {
+                        const double dist = s_csq[c] - 2.0 * dot[u];
+                        if (besti < 0 || dist < best) { best = dist; besti = c; }
+                    }
+                }
+                s_best[r * nq + q] = best;
+                s_besti[r * nq + q] = besti;
+            }
+            __syncthreads();
+        }
+        for (int r = tid; r < rows; r += nt) {
+            const i64 i = row0 + r;
+            int label;
+            if (mode == MODE_INERTIA) {
+                label = labels[i];
+            } else {
+                double best = s_best[r * nq];
+                label = s_besti[r * nq];
+                for (int q = 1; q < nq; ++q)
+                    if (s_best[r * nq + q] < best) { best = s_best[r * nq + q]; label = s_besti[r * nq + q]; }
+                if (mode == MODE_ITERATE && labels[i] != label) ++my_changed;
+                labels[i] = label;
+            }
+            s_lab[r] = label;
+            if (mode != MODE_ITERATE) {  // scikit-learn's inertia: the squared difference, summed directly
+                const double* x = s_tile + r * ds;
+                const double* c = s_cent + label * d;
+                double sq = 0.0;
+                for (int j = 0; j < d; ++j) { const double diff = x[j] - c[j]; sq += diff * diff; }
+                if (want_closest) closest[i] = (data_t)sq;
+                my_inertia += sq * s_w[r];
+            }
+        }
+        if (mode == MODE_ITERATE) {
+            __syncthreads();  // every label of the tile is known
+            // thread (g, j) owns feature j of group g's sums: rows g, g + groups, ... in order, no atomics
+            for (int p = tid; p < groups * d; p += nt) {
+                const int g = p / d, j = p - g * d;
+                double* acc = s_acc + g * E;
+                for (int r = g; r < rows; r += groups) {
+                    const int label = s_lab[r];
+                    acc[label * d + j] += s_tile[r * ds + j] * s_w[r];
+                    if (j == 0) acc[k * d + label] += s_w[r];
+                }
+            }
+        }
+    }
+    __syncthreads();
+    if (mode == MODE_ITERATE) {
+        double* out = partials + (i64)blockIdx.x * E;
+        for (int e = tid; e < E; e += nt) {
+            double s = 0.0;
+            for (int g = 0; g < groups; ++g) s += s_acc[g * E + e];
+            out[e] = s;
+        }
+    }
+    // the block's change count (exact in a double below 2**53) or inertia, reduced in a fixed order
+    double* s_red = s_tile;
+    s_red[tid] = mode == MODE_ITERATE ? (double)my_changed : my_inertia;
+    __syncthreads();
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (tid < s) s_red[tid] += s_red[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) {
+        if (mode == MODE_ITERATE) changed_partials[blockIdx.x] = (i64)s_red[0];
+        else inertia_partials[blockIdx.x] = s_red[0];
+    }
+}
+
+// One block: sums the step's block partials (element e by 32 lanes over the blocks, then a fixed tree), then the
+// M-step and scikit-learn's stopping rule. Shared memory: E totals | blockDim.x reduction slots.
+extern "C" __global__ void riptide_kmeans_finalize(
+        const double* __restrict__ partials, const i64* __restrict__ changed_partials, const int blocks,
+        const int d, const int k, const double tol, data_t* __restrict__ centers, double* __restrict__ totals,
+        i64* __restrict__ state, double* __restrict__ shift_out) {
+    RIPTIDE_DYNAMIC_SHARED(shared);
+    if (state[0] != 0) return;
+    const int tid = threadIdx.x, nt = blockDim.x;
+    const int E = k * d + k;
+    double* s_tot = shared;
+    double* s_red = s_tot + E;
+    const int lane = tid % 32, slot = tid / 32, per_round = nt / 32;
+    for (int base = 0; base < E; base += per_round) {
+        const int e = base + slot;
+        double s = 0.0;
+        if (e < E)
+            for (int b = lane; b < blocks; b += 32) s += partials[(i64)b * E + e];
+        s_red[tid] = s;
+        __syncthreads();
+        for (int w = 16; w > 0; w >>= 1) {
+            if (lane < w) s_red[tid] += s_red[tid + w];
+            __syncthreads();
+        }
+        if (lane == 0 && e < E) s_tot[e] = s_red[tid];
+        __syncthreads();
+    }
+    double c = 0.0;
+    for (int b = tid; b < blocks; b += nt) c += (double)changed_partials[b];
+    s_red[tid] = c;
+    __syncthreads();
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (tid < s) s_red[tid] += s_red[tid + s];
+        __syncthreads();
+    }
+    const i64 changed = (i64)s_red[0];
+    int empty = 0;
+    for (int j = 0; j < k; ++j) empty |= s_tot[k * d + j] == 0.0;
+    __syncthreads();  // every thread has read s_red[0]
+    if (empty) {  // scikit-learn relocates empty clusters (a sort of the rows): the host takes this iteration
+        for (int e = tid; e < E; e += nt) totals[e] = s_tot[e];
+        if (tid == 0) { state[3] = changed; state[0] = 2; }
+        return;
+    }
+    for (int e = tid; e < k * d; e += nt) {
+        const int j = e / d;
+        const data_t alpha = (data_t)(1.0 / s_tot[k * d + j]);
+        const data_t fresh = (data_t)s_tot[e] * alpha;
+        const data_t diff = fresh - centers[e];
+        centers[e] = fresh;
+        s_tot[e] = (double)diff;
+    }
+    __syncthreads();
+    if (tid == 0) {
+        double shift = 0.0;  // scikit-learn: the sum over centers of their squared euclidean shift
+        for (int j = 0; j < k; ++j) {
+            double sq = 0.0;
+            for (int f = 0; f < d; ++f) sq += s_tot[j * d + f] * s_tot[j * d + f];
+            const data_t norm = (data_t)sqrt(sq);
+            shift += (double)norm * (double)norm;
+        }
+        shift_out[0] = shift;
+        state[1] += 1;
+        state[3] = changed;
+        if (changed == 0) { state[2] = 1; state[0] = 1; }
+        else if (shift <= tol) state[0] = 1;
+    }
+}
+"""
+
+COLUMN_SUMS_SOURCE = r"""
+#ifndef DATA_T
+#define DATA_T double
+#endif
+#ifndef RIPTIDE_DYNAMIC_SHARED
+#define RIPTIDE_DYNAMIC_SHARED(name) extern __shared__ double name[]
+#endif
+typedef DATA_T data_t;
+typedef long long i64;
+
+// Block b sums rows [b * rows_per_block, ...) of the row-major n x d matrix X into partials[b * d + j]: the
+// values themselves, or with square != 0 the squares of (x - center[j]) (the difference in the data's type).
+// With d <= blockDim.x, thread t keeps column t % d of rows t / d, t / d + per, ... (per = blockDim.x / d row
+// groups), so a warp reads consecutive elements; the groups are then added in order. Wider matrices: thread t
+// keeps columns t, t + blockDim.x, ... of every row. Shared memory: blockDim.x doubles.
+__device__ __forceinline__ double column_term(const data_t x, const data_t* center, const int j, const int square) {
+    if (!square) return (double)x;
+    const double v = (double)(data_t)(x - center[j]);
+    return v * v;
+}
+
+extern "C" __global__ void riptide_column_sums(const data_t* __restrict__ X, const i64 n, const int d,
+                                               const i64 rows_per_block, const data_t* __restrict__ center,
+                                               const int square, double* __restrict__ partials) {
+    RIPTIDE_DYNAMIC_SHARED(shared);
+    const int tid = threadIdx.x, nt = blockDim.x;
+    const i64 row0 = (i64)blockIdx.x * rows_per_block;
+    const i64 rows = n - row0 < rows_per_block ? n - row0 : rows_per_block;
+    double* out = partials + (i64)blockIdx.x * d;
+    if (d <= nt) {
+        const int per = nt / d, L = per * d, j = tid % d;
+        double s = 0.0;
+        if (tid < L)
+            for (i64 r = tid / d; r < rows; r += per) s += column_term(X[(row0 + r) * d + j], center, j, square);
+        if (tid < L) shared[tid] = s;
+        __syncthreads();
+        for (int c = tid; c < d; c += nt) {
+            double t = 0.0;
+            for (int g = 0; g < per; ++g) t += shared[g * d + c];
+            out[c] = t;
+        }
+    } else {
+        for (int c = tid; c < d; c += nt) {
+            double s = 0.0;
+            for (i64 r = 0; r < rows; ++r) s += column_term(X[(row0 + r) * d + c], center, c, square);
+            out[c] = s;
+        }
+    }
+}
+"""
+
+
+@dataclass(frozen=True)
+class KMeansPlan:
+    """Launch shape of the Lloyd step: rows per tile, row groups adding sums, shared bytes (step, finalize)."""
+
+    rows: int
+    groups: int
+    step_shared: int
+    finalize_shared: int
+
+
+def kmeans_plan(n_features: int, n_clusters: int, mode: int, threads: int = THREADS,
+                shared_limit: int = SHARED_LIMIT) -> KMeansPlan | None:  # fmt: skip
+    """The tile shape for ``k`` centers of ``d`` features, or None when they do not fit a block's shared memory
+    (the caller then takes the xp twin).
+
+    >>> kmeans_plan(50, 8, MODE_ITERATE)
+    KMeansPlan(rows=64, groups=4, step_shared=45136, finalize_shared=5312)
+    >>> kmeans_plan(1000, 100, MODE_ITERATE) is None
+    True
+    """
+    d, k = n_features, n_clusters
+    nq = -(-k // CENTER_CHUNK)
+    kp = nq * CENTER_CHUNK
+    ds = d | 1
+    E = k * d + k
+    groups = max(1, min(threads // d, _MAX_GROUPS)) if mode == MODE_ITERATE else 0
+    budget = shared_limit // 8 - 8  # in doubles, a little kept for alignment
+    fixed = kp * d + kp + d + groups * E
+    per_row = ds + 1 + nq + (nq + 1 + 1) / 2  # tile row, weight, best per chunk; ints: best index, label
+    rows = int((budget - fixed) // per_row) if budget > fixed else 0
+    rows = min(rows, 256)
+    if rows >= 32:
+        rows -= rows % 32
+    if rows < 4 or (E + threads) > budget:
+        return None
+    while rows > 4 and _step_doubles(d, k, rows, groups, threads) > budget:
+        rows -= 1  # the tile is at least one reduction slot per thread
+    if _step_doubles(d, k, rows, groups, threads) > budget:
+        return None
+    return KMeansPlan(rows, groups, 8 * _step_doubles(d, k, rows, groups, threads), 8 * (E + threads))
+
+
+def _step_doubles(d: int, k: int, rows: int, groups: int, threads: int) -> int:
+    """Shared memory of the step kernel, in doubles (see the layout in :data:`KMEANS_SOURCE`)."""
+    nq = -(-k // CENTER_CHUNK)
+    kp = nq * CENTER_CHUNK
+    tile = max(rows * (d | 1), threads)
+    ints = rows * nq + rows
+    return kp * d + kp + d + tile + rows + rows * nq + groups * (k * d + k) + -(-ints // 2)
+
+
+_C_TYPES = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}
+
+
+@functools.cache
+def _module(source_name: str, dtype: np.dtype) -> Any:
+    import cupy as cp
+
+    source = {"kmeans": KMEANS_SOURCE, "column_sums": COLUMN_SUMS_SOURCE}[source_name]
+    # 64 registers a thread: four 256-thread blocks per SM, as many as shared memory allows (ptxas: no spills)
+    options = (f"-DDATA_T={_C_TYPES[dtype]}", f"-DCB={CENTER_CHUNK}", "--maxrregcount=64")
+    return cp.RawModule(code=source, options=options)
+
+
+@functools.cache
+def _resident_blocks(shared_bytes: int, threads: int) -> int:
+    """Blocks the device runs at once: SMs times the blocks an SM holds (shared memory, threads)."""
+    import cupy as cp
+
+    attributes = cp.cuda.Device().attributes
+    sms = attributes["MultiProcessorCount"]
+    per_sm_shared = attributes.get("MaxSharedMemoryPerMultiprocessor", 228 * 1024)
+    per_sm_threads = attributes.get("MaxThreadsPerMultiProcessor", 2048)
+    per_sm = max(1, min(per_sm_shared // (shared_bytes + 1024), per_sm_threads // threads, 8))
+    return sms * per_sm
+
+
+def step_blocks(n_samples: int, plan: KMeansPlan) -> int:
+    """Blocks of a Lloyd step over ``n_samples`` rows: enough to fill the device, at most one per tile."""
+    tiles = -(-n_samples // plan.rows)
+    return max(1, min(tiles, _resident_blocks(plan.step_shared, THREADS)))
+
+
+def kmeans_step(X: Any, mean: Any, weight: Any, centers: Any, plan: KMeansPlan, mode: int, state: Any,
+                labels: Any, closest: Any | None, partials: Any, changed_partials: Any, inertia_partials: Any,
+                blocks: int) -> None:  # fmt: skip
+    """Launch one step (see :data:`KMEANS_SOURCE`): X, mean, weight, centers and ``closest`` (None: not wanted)
+    contiguous in X's dtype, labels int32, partials float64 ``(blocks, k * d + k)``, changed_partials int64 and
+    inertia_partials float64 ``(blocks,)``, state int64 ``(STATE_SIZE,)``."""
+    n, d = X.shape
+    k = centers.shape[0]
+    kernel = _module("kmeans", X.dtype).get_function("riptide_kmeans_step")
+    want_closest = closest is not None
+    closest = weight if closest is None else closest  # any array of X's dtype: the kernel does not touch it
+    kernel((blocks,), (THREADS,), (X, mean, weight, centers, np.int64(n), np.int32(d), np.int32(k),
+                                   np.int32(plan.rows), np.int32(plan.groups), np.int32(mode), state, labels,
+                                   closest, np.int32(want_closest), partials, changed_partials, inertia_partials),
+           shared_mem=plan.step_shared)  # fmt: skip
+
+
+def kmeans_finalize(partials: Any, changed_partials: Any, blocks: int, centers: Any, tol: float, totals: Any,
+                    state: Any, shift: Any, plan: KMeansPlan) -> None:  # fmt: skip
+    """Launch the M-step and stopping rule of one iteration (one block)."""
+    k, d = centers.shape
+    kernel = _module("kmeans", centers.dtype).get_function("riptide_kmeans_finalize")
+    kernel((1,), (THREADS,), (partials, changed_partials, np.int32(blocks), np.int32(d), np.int32(k),
+                              np.float64(tol), centers, totals, state, shift),
+           shared_mem=plan.finalize_shared)  # fmt: skip
+
+
+def column_sums(X: Any, xp: Any, center: Any | None = None) -> Any:
+    """float64 column sums of a C-contiguous float matrix on the device, or with ``center`` (X's dtype) the sums
+    of squares of ``X - center`` (one coalesced pass; a fixed order of additions)."""
+    n, d = X.shape
+    rows_per_block = max(256, -(-n // 2048))
+    blocks = max(1, -(-n // rows_per_block))
+    partials = xp.empty((blocks, d), dtype=np.float64)
+    kernel = _module("column_sums", X.dtype).get_function("riptide_column_sums")
+    square = center is not None
+    center = xp.zeros(d, dtype=X.dtype) if center is None else xp.ascontiguousarray(center, dtype=X.dtype)
+    kernel((blocks,), (THREADS,), (X, np.int64(n), np.int32(d), np.int64(rows_per_block), center,
+                                   np.int32(square), partials), shared_mem=8 * THREADS)  # fmt: skip
+    return partials.sum(axis=0)

@@ -1,0 +1,485 @@
+"""riptide's hand-written CUDA kernels run on the CPU, compiled by g++, against their NumPy twins.
+
+CI has no GPU, so a kernel's *logic* would otherwise only meet its twin on the GPU host. Each source is compiled as
+C++ behind a small shim (``__global__`` / ``__device__`` dropped, a grid of one block of one thread, so every
+grid-stride loop walks all rows in one call; warp votes over one lane; ``__umul64hi`` by 128-bit arithmetic) into a
+shared library that ctypes calls with NumPy buffers. What this cannot see: races, warp divergence, shared-memory
+sizing, launch shapes; those stay for the GPU tests.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from riptide.core import dtypes
+from riptide.core.kernels import datetime_kernels as dk
+from riptide.core.ops import datetime_fields as fields
+from riptide.core.regex import dfa as regex_dfa
+from riptide.core.regex import match as regex_match
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to run the kernels on the CPU")
+
+NAT = dtypes.NAT
+UNITS = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+
+SHIM = r"""
+#include <cstdint>
+#include <cstddef>
+#include <cstring>
+struct riptide_emu_dim3 { unsigned int x, y, z; };
+static const riptide_emu_dim3 threadIdx = {0, 0, 0}, blockIdx = {0, 0, 0}, blockDim = {1, 1, 1}, gridDim = {1, 1, 1};
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __shared__ static
+#define __syncthreads() ((void)0)
+#define __syncwarp(m) ((void)0)
+#define __ldg(p) (*(p))
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+static inline double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
+static inline int __any_sync(unsigned, int p) { return p != 0; }
+static inline int __all_sync(unsigned, int p) { return p != 0; }
+static inline unsigned __ballot_sync(unsigned, int p) { return p != 0; }
+template <typename T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
+template <typename T> static inline T atomicOr(T* p, T v) { T old = *p; *p |= v; return old; }
+template <typename T> static inline T atomicExch(T* p, T v) { T old = *p; *p = v; return old; }
+"""
+
+_MACROS = ("FIELD", "PER_SECOND", "OUT_T", "NAT_VALUE", "NAT_TICKS", "PER_DAY", "LANES")
+
+
+def build(variants: list[tuple[str, str, dict[str, str]]]) -> ctypes.CDLL:
+    """One shared library holding each ``(source, kernel name, defines)`` variant, the kernel renamed to
+    ``<name>_<index>`` and the rest of the source in a namespace of its own (so helpers do not clash)."""
+    parts = [SHIM]
+    for k, (source, name, defines) in enumerate(variants):
+        # dynamic shared memory becomes a static array (one emulated block)
+        source = re.sub(r"extern __shared__ (\w+) (\w+)\[\];", r"static \1 \2[1 << 16];", source)
+        parts += [f"#undef {m}" for m in _MACROS]
+        parts += [f"#define {key} {value}" for key, value in defines.items()]
+        parts.append(f"namespace riptide_variant_{k} {{\n{source.replace(name + '(', f'{name}_{k}(')}\n}}")
+    text = "\n".join(parts)
+    digest = hashlib.sha1(text.encode()).hexdigest()[:16]
+    directory = os.path.join(tempfile.gettempdir(), "riptide_kernel_emulation")
+    os.makedirs(directory, exist_ok=True)
+    library = os.path.join(directory, f"{digest}.so")
+    if not os.path.exists(library):
+        path = os.path.join(directory, f"{digest}.cpp")
+        with open(path, "w") as f:
+            f.write(text)
+        partial = library + f".{os.getpid()}"
+        done = subprocess.run(["g++", "-O1", "-std=c++17", "-shared", "-fPIC", "-w", "-o", partial, path],
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        os.replace(partial, library)
+    return ctypes.CDLL(library)
+
+
+def ptr(array: np.ndarray | None) -> ctypes.c_void_p:
+    return ctypes.c_void_p(0 if array is None else array.ctypes.data)
+
+
+# --- datetime fields ---------------------------------------------------------------------------------------------
+_FIELD_NAMES = [*fields.INT_FIELDS, *fields.BOOL_FIELDS]
+_TD_NAMES = list(fields.TIMEDELTA_FIELDS)
+# Every field in every unit as the raw output the xp twin gives (int64 / bool), then pandas' result types.
+_RAW = [(name, unit) for name in _FIELD_NAMES + [f"td_{n}" for n in _TD_NAMES] for unit in UNITS]
+_TYPED = [("year", "ns", "int"), ("day_of_year", "s", "int"), ("month", "us", "double"), ("day", "ms", "double"),
+          ("td_days", "ns", "i64"), ("td_seconds", "s", "double")]  # fmt: skip
+_NAN = "__longlong_as_double(0x7ff8000000000000LL)"
+
+
+def _field_defines(name: str, unit: str, c_type: str) -> dict[str, str]:
+    nat = {"double": _NAN, "bool": "false"}.get(c_type, "0")
+    return {"FIELD": str(dk.FIELD_CODES[name]), "PER_SECOND": f"{UNITS[unit]}LL", "OUT_T": c_type, "NAT_VALUE": nat}
+
+
+@pytest.fixture(scope="module")
+def field_library() -> tuple[ctypes.CDLL, dict]:
+    variants, index = [], {}
+    for name, unit in _RAW:
+        c_type = "bool" if name in fields.BOOL_FIELDS else "i64"
+        index[(name, unit, "raw")] = len(variants)
+        variants.append((dk.FIELD_SOURCE, "riptide_datetime_field", _field_defines(name, unit, c_type)))
+    for name, unit, c_type in _TYPED:
+        index[(name, unit, c_type)] = len(variants)
+        variants.append((dk.FIELD_SOURCE, "riptide_datetime_field", _field_defines(name, unit, c_type)))
+    variants.append((dk.ROUND_SOURCE, "riptide_round_ticks", {}))
+    index["round"] = len(variants) - 1
+    return build(variants), index
+
+
+_C_DTYPES = {"raw": None, "int": np.int32, "i64": np.int64, "double": np.float64, "bool": np.bool_}
+
+
+def run_field(library: tuple, name: str, unit: str, ticks: np.ndarray, c_type: str = "raw") -> tuple[np.ndarray, int]:
+    lib, index = library
+    dtype = _C_DTYPES[c_type] or (np.bool_ if name in fields.BOOL_FIELDS else np.int64)
+    out = np.full(ticks.shape[0], 7, dtype=dtype)
+    flag = np.zeros(1, dtype=np.int32)
+    ticks = np.ascontiguousarray(ticks, dtype=np.int64)
+    kernel = getattr(lib, f"riptide_datetime_field_{index[(name, unit, c_type)]}")
+    kernel(ptr(ticks), ctypes.c_longlong(ticks.shape[0]), ptr(out), ptr(flag))
+    return out, int(flag[0])
+
+
+def _edge_ticks(per_second: int) -> np.ndarray:
+    """Day and leap-year boundaries around the epoch, 1900, 2000, far past and future, and int64's ends."""
+    per_day = 86_400 * per_second
+    days = np.array([0, -1, 1, 59, 60, -365, -366, 11_016, 10_957, 10_956, -25_567, -25_508, -719_468, -719_469,
+                     -12_699_422, -12_699_423, 987_300_577, 987_300_578, 2_932_896, 106_751], dtype=np.int64)  # fmt: skip
+    near = (days[:, None] * per_day + np.array([-1, 0, 1, per_day // 2])[None, :]).ravel()
+    i64 = np.iinfo(np.int64)
+    extremes = np.array([i64.max, i64.min + 1, i64.min + 2, i64.max - 1, i64.min + per_day, -per_day], dtype=np.int64)
+    return np.concatenate([near, extremes])
+
+
+def _random_ticks(rng: np.random.Generator, per_second: int, n: int) -> np.ndarray:
+    i64 = np.iinfo(np.int64)
+    wide = rng.integers(i64.min + 1, i64.max, n, dtype=np.int64, endpoint=True)
+    # mostly within +-400 years, where the calendar is busy
+    near = rng.integers(-146_097 * 86_400, 146_097 * 86_400, n, dtype=np.int64)
+    near = near * min(per_second, 10**6) + rng.integers(0, per_second, n, dtype=np.int64) % per_second
+    return np.concatenate([wide[: n // 4], near])
+
+
+@pytest.mark.parametrize("unit", list(UNITS))
+def test_field_kernel_matches_twin_everywhere(field_library, unit):
+    per_second = UNITS[unit]
+    rng = np.random.default_rng(UNITS[unit])
+    ticks = np.concatenate([_edge_ticks(per_second), _random_ticks(rng, per_second, 4_000), [NAT]])
+    valid = ticks != NAT
+    for name in _FIELD_NAMES:
+        expected = fields.date_field(ticks, unit, name, np)
+        got, saw_nat = run_field(field_library, name, unit, ticks)
+        assert saw_nat == 1
+        np.testing.assert_array_equal(got[valid], expected[valid], err_msg=f"{name} {unit}")
+    for name in _TD_NAMES:
+        expected = fields.timedelta_component(ticks, unit, name, np)
+        got, _ = run_field(field_library, f"td_{name}", unit, ticks)
+        np.testing.assert_array_equal(got[valid], expected[valid], err_msg=f"td {name} {unit}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-(2**63) + 1, 2**63 - 1), min_size=1, max_size=40), st.sampled_from(list(UNITS)),
+       st.sampled_from(["year", "day_of_year", "is_month_end", "day_of_week", "microsecond", "days_in_month"]))
+def test_field_kernel_random(field_library, values, unit, name):
+    ticks = np.array(values, dtype=np.int64)
+    got, saw_nat = run_field(field_library, name, unit, ticks)
+    assert saw_nat == 0
+    np.testing.assert_array_equal(got, fields.date_field(ticks, unit, name, np))
+
+
+@pytest.mark.parametrize("name,unit,c_type", _TYPED)
+def test_field_kernel_result_types(field_library, name, unit, c_type):
+    """The kernel writes pandas' result dtype directly: NaN / 0 at NaT and the flag raised."""
+    per_second = UNITS[unit]
+    ticks = np.concatenate([_edge_ticks(per_second)[:40], [NAT, 0]])
+    got, saw_nat = run_field(field_library, name, unit, ticks, c_type)
+    assert saw_nat == 1
+    twin = fields.timedelta_component if name.startswith("td_") else fields.date_field
+    raw = twin(ticks, unit, name.removeprefix("td_"), np)
+    nat = ticks == NAT
+    if c_type == "double":
+        np.testing.assert_array_equal(got, fields.field_result(raw, nat, True))
+    else:
+        np.testing.assert_array_equal(got[~nat], raw[~nat].astype(got.dtype))
+        assert (got[nat] == 0).all()
+    clean, saw_nat = run_field(field_library, name, unit, ticks[~nat], c_type)
+    assert saw_nat == 0 and (clean == got[~nat]).all()
+
+
+# --- rounding ----------------------------------------------------------------------------------------------------
+def run_round(library: tuple, ticks: np.ndarray, step: int, mode: str) -> tuple[np.ndarray, int]:
+    lib, index = library
+    ticks = np.ascontiguousarray(ticks, dtype=np.int64)
+    out = np.zeros(ticks.shape[0], dtype=np.int64)
+    overflow = np.zeros(1, dtype=np.int32)
+    magic, sh1, sh2 = dk.division_magic(step)
+    getattr(lib, f"riptide_round_ticks_{index['round']}")(
+        ptr(ticks), ctypes.c_longlong(ticks.shape[0]), ctypes.c_longlong(step), ctypes.c_ulonglong(magic),
+        ctypes.c_int(sh1), ctypes.c_int(sh2), ctypes.c_int(dk.ROUND_MODES[mode]), ptr(out), ptr(overflow))  # fmt: skip
+    return out, int(overflow[0])
+
+
+def _twin_round(ticks: np.ndarray, step: int, mode: str) -> tuple[np.ndarray | None, bool]:
+    with np.errstate(over="ignore"):
+        try:
+            return fields.round_ticks(ticks, step, mode, np), False
+        except OverflowError:
+            return None, True
+
+
+_STEPS = [1, 2, 3, 7, 10, 60, 1_000, 3_600, 86_400, 900 * 10**9, 3_600 * 10**9, 86_400 * 10**9, 2**40 + 1,
+          2**62, 2**63 - 1]  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", list(dk.ROUND_MODES))
+@pytest.mark.parametrize("step", _STEPS)
+def test_round_kernel_matches_twin(field_library, step, mode):
+    rng = np.random.default_rng(step % 1000)
+    i64 = np.iinfo(np.int64)
+    around = [0, 1, -1, step, -step, step // 2, -(step // 2), step // 2 + 1, -(step // 2) - 1, 3 * step // 2,
+              -3 * step // 2, 5 * step // 2, NAT]  # fmt: skip
+    ticks = np.concatenate([
+        np.array([v for v in around if i64.min <= v <= i64.max], dtype=np.int64),
+        rng.integers(-(10**17), 10**17, 300, dtype=np.int64),
+        rng.integers(-(2**40), 2**40, 300, dtype=np.int64) * (step % 1_000_003 + 1) % (2**62),
+    ])
+    ends = np.array([i64.max, i64.max - 1, i64.min + 1, i64.min + 2, i64.max - step // 2, i64.min + step // 2 + 1])
+    _check_round(field_library, np.concatenate([ticks, ends]), step, mode)
+
+
+def _check_round(library: tuple, ticks: np.ndarray, step: int, mode: str) -> None:
+    """The kernel's results and overflow flag are the twin's (value by value where the twin raises)."""
+    expected, raised = _twin_round(ticks, step, mode)
+    got, overflow = run_round(library, ticks, step, mode)
+    assert bool(overflow) == raised
+    if not raised:
+        np.testing.assert_array_equal(got, expected)
+        return
+    for value in ticks:
+        one = np.array([value], dtype=np.int64)
+        expected, raised = _twin_round(one, step, mode)
+        got, overflow = run_round(library, one, step, mode)
+        assert bool(overflow) == raised, (value, step, mode)
+        if not raised:
+            assert got[0] == expected[0], (value, step, mode)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-(2**63) + 1, 2**63 - 1), min_size=1, max_size=20), st.integers(1, 2**63 - 1),
+       st.sampled_from(list(dk.ROUND_MODES)))
+def test_round_kernel_random(field_library, values, step, mode):
+    _check_round(field_library, np.array(values, dtype=np.int64), step, mode)
+
+
+# --- the CuPy paths end to end, on a stand-in CuPy ---------------------------------------------------------------
+class _EmulatedRawKernel:
+    """``cupy.RawKernel`` whose launch runs the g++-compiled source on NumPy buffers (grid and block ignored)."""
+
+    def __init__(self, source: str, name: str, options: tuple = ()):
+        defines = {"LANES": "1"}  # a warp of one lane: the emulated grid is one thread
+        for option in options:
+            key, _, value = option.removeprefix("-D").partition("=")
+            defines[key] = value or "1"
+        self.function = getattr(build([(source, name, defines)]), f"{name}_0")
+
+    def __call__(self, grid: tuple, block: tuple, args: tuple, shared_mem: int = 0) -> None:
+        converted = []
+        for arg in args:
+            if isinstance(arg, np.ndarray):
+                assert arg.flags.c_contiguous
+                converted.append(ptr(arg))
+            elif isinstance(arg, np.int64):
+                converted.append(ctypes.c_longlong(int(arg)))
+            elif isinstance(arg, np.int32):
+                converted.append(ctypes.c_int(int(arg)))
+            elif isinstance(arg, np.uint64):
+                converted.append(ctypes.c_ulonglong(int(arg)))
+            else:
+                raise TypeError(f"kernel argument of type {type(arg).__name__}")
+        self.function(*converted)
+
+
+@pytest.fixture
+def fake_cupy(monkeypatch):
+    """A stand-in ``cupy`` module (NumPy's functions, emulated RawKernel) installed for one test; riptide's kernel
+    caches are cleared before and after, so no emulated kernel outlives the test."""
+    import sys
+    import types as pytypes
+
+    from riptide.core.kernels import strings as sk
+
+    fake = pytypes.ModuleType("cupy")
+    fake.__dict__.update({k: v for k, v in np.__dict__.items() if not k.startswith("__")})
+    fake.RawKernel = _EmulatedRawKernel
+    fake.cuda = pytypes.SimpleNamespace(runtime=pytypes.SimpleNamespace(getDevice=lambda: 0))
+    # compile_program's cached programs keep their device copies of the tables per (module name, device)
+    caches = (dk._field_kernel, dk._round_kernel, sk._kernel, regex_match._kernel, regex_dfa.compile_program)
+    for cache in caches:
+        cache.cache_clear()
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    yield fake
+    for cache in caches:
+        cache.cache_clear()
+
+
+def test_fake_cupy_datetime_paths(fake_cupy):
+    rng = np.random.default_rng(5)
+    for unit, per_second in UNITS.items():
+        ticks = np.concatenate([_edge_ticks(per_second), _random_ticks(rng, per_second, 500)])
+        with_nat = np.concatenate([ticks, [NAT]])
+        for name in ("year", "day_of_year", "is_quarter_end", "nanosecond"):
+            np.testing.assert_array_equal(fields.date_field(ticks, unit, name, fake_cupy),
+                                          fields.date_field(ticks, unit, name, np))  # fmt: skip
+            for values in (ticks, with_nat):
+                got = fields.date_field_values(values, unit, name, fake_cupy)
+                expected = fields.date_field_values(values, unit, name, np)
+                assert got.dtype == expected.dtype, (name, unit)
+                np.testing.assert_array_equal(got, expected)
+        for name in fields.TIMEDELTA_FIELDS:
+            for values in (ticks, with_nat):
+                got = fields.timedelta_component_values(values, unit, name, fake_cupy)
+                expected = fields.timedelta_component_values(values, unit, name, np)
+                assert got.dtype == expected.dtype
+                np.testing.assert_array_equal(got, expected)
+        for step, mode in ((3_600 * per_second, "floor"), (900 * per_second, "ceil"), (2 * per_second, "round"),
+                           (7, "round"), (1, "floor")):  # fmt: skip
+            inside = np.concatenate([_edge_ticks(per_second)[:-6], [NAT, 1, -1]])  # no int64 extremes
+            np.testing.assert_array_equal(fields.round_ticks(inside, step, mode, fake_cupy),
+                                          fields.round_ticks(inside, step, mode, np))  # fmt: skip
+    with pytest.raises(OverflowError):
+        fields.round_ticks(np.array([np.iinfo(np.int64).max - 5]), 10, "ceil", fake_cupy)
+    with pytest.raises(ValueError, match="unknown datetime field"):
+        fields.date_field_values(np.array([0]), "ns", "days", fake_cupy)
+    assert fields.date_field_values(np.zeros(0, np.int64), "ns", "year", fake_cupy).dtype == np.int32
+
+
+def _string_column(values: list):
+    import pyarrow as pa
+
+    from riptide.core.column import StringColumn
+
+    return StringColumn.from_arrow(pa.array(values, type=pa.large_string()), np)
+
+
+@pytest.fixture
+def on_fake_device(fake_cupy, monkeypatch):
+    """Columns report the stand-in CuPy as their namespace, so riptide's CuPy branches run (on NumPy buffers)."""
+    from riptide.core.column import base
+
+    monkeypatch.setattr(base.Column, "xp", property(lambda self: fake_cupy))
+    return fake_cupy
+
+
+def _both(function, values: list, *args):
+    """(result on the stand-in device, result on the CPU path) of ``function(column, *args)``."""
+    from riptide.core.column import base
+
+    device = function(_string_column(values), *args)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(base.Column, "xp", property(lambda self: np))
+        host = function(_string_column(values), *args)
+    return device, host
+
+
+def _same(device, host) -> None:
+    from riptide.core.column import StringColumn
+
+    if isinstance(host, StringColumn):
+        assert device.to_arrow().to_pylist() == host.to_arrow().to_pylist()
+        return
+    assert device.data.dtype == host.data.dtype
+    np.testing.assert_array_equal(device.data, host.data)
+
+
+_TEXT = ["", "a", "ab", "abab", "xaby", "ba", None, "aaaa", "héllo wörld", "中文ab😀", "AbC dEf", "b" * 300 + "ab",
+         "a" * 7 + "b", "abcdefghij", "zabcdefghijz", "\n", "ABCDEFGHIJKLMNOP" * 5]  # fmt: skip
+_PATTERNS = ["a", "ab", "ba", "aa", "é", "😀", "abcdefgh", "abcdefghi", "bcdefghij", "zz", "b" * 12, "中文", "\n", "Ab"]
+
+
+@pytest.mark.parametrize("warp_rows", [False, True])
+def test_fake_cupy_contains_literal(on_fake_device, monkeypatch, warp_rows):
+    from riptide.core.kernels import strings as sk
+    from riptide.core.ops import string_ops
+
+    if warp_rows:  # every column takes the warp-per-row kernel
+        monkeypatch.setattr(sk, "_WARP_ROW_BYTES", -1)
+    for pattern in _PATTERNS + [""]:
+        for na in (None, True, False):
+            _same(*_both(string_ops.contains, _TEXT, pattern, na))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.none(), st.text(alphabet="abcé中 ", max_size=30)), max_size=25),
+       st.text(alphabet="abcé中", min_size=1, max_size=10), st.booleans())
+def test_fake_cupy_contains_random(fake_cupy, values, pattern, warp_rows):
+    from riptide.core.column import base
+    from riptide.core.kernels import strings as sk
+    from riptide.core.ops import string_ops
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(base.Column, "xp", property(lambda self: fake_cupy))
+        m.setattr(sk, "_WARP_ROW_BYTES", -1 if warp_rows else 96)
+        _same(*_both(string_ops.contains, values, pattern, None))
+        _same(*_both(string_ops.startswith, values, (pattern, pattern[:1]), True))
+        _same(*_both(string_ops.endswith, values, pattern, None))
+
+
+def test_fake_cupy_affixes(on_fake_device):
+    from riptide.core.ops import string_ops
+
+    for pat in ["a", "ab", "", ("a", "x"), ("", "zz"), ("ABCDEFGHIJKLMNOPQ", "中"), "b" * 301, ("😀",), ()]:
+        for na in (None, True):
+            _same(*_both(string_ops.startswith, _TEXT, pat, na))
+            _same(*_both(string_ops.endswith, _TEXT, pat, na))
+
+
+@pytest.mark.parametrize("kind", ["lower", "upper", "swapcase", "casefold", "capitalize", "title"])
+def test_fake_cupy_case_mapping(on_fake_device, kind):
+    from riptide.core.ops import string_ops
+
+    ascii_rows = ["AbC dEf", "", None, "x1Y2", "HELLO world" * 3]
+    _same(*_both(string_ops.change_case, ascii_rows, kind))
+    _same(*_both(string_ops.change_case, _TEXT, kind))  # non-ASCII: the code-point path
+    # a column whose buffers start off a word boundary: the kernels' byte-wise edges
+    column = _string_column(["zAbCdEfGhIjK", "Q", "ß", "mNoP"]).take(np.array([0, 1, 3]))
+    assert string_ops.change_case(column, "upper").to_arrow().to_pylist() == ["ZABCDEFGHIJK", "Q", "MNOP"]
+
+
+def test_fake_cupy_is_ascii(on_fake_device):
+    from riptide.core.ops import string_ops
+
+    for size in range(0, 40):
+        for position in (None, 0, size // 2, size - 1):
+            data = bytearray(b"a" * size)
+            if position is not None and size:
+                data[position] = 0xC3
+            for start in (0, 1, 3):  # off an 8-byte boundary
+                chars = np.frombuffer(bytes(b"x" * start + data), dtype=np.uint8)[start:]
+                from riptide.core.column import StringColumn
+
+                column = StringColumn(np.array([0, size], dtype=np.int64), chars)
+                assert string_ops._is_ascii(column) == (position is None or size == 0), (size, position, start)
+
+
+_REGEX_TEXT = ["", "a", "ab@cd.com", "x ab@cde.com", "no", "a\n", "\n", "b\nb", None, "aaa@bbb.co", "héllo@wörld.com",
+               "abc" * 30 + "q@rs.com", "Q@R.COM", "tail a"]  # fmt: skip
+_REGEXES = [r"[a-z]+@[a-z]+\.com", "a$", "^b", "\n$", "b$", "a|y", "x*", "é", r"\bab", "com$", "^$", "(a|b)c*d?",
+            "[^a]", r"\d+", "^a.*a$"]  # fmt: skip
+
+
+@pytest.mark.parametrize("pattern", _REGEXES)
+def test_fake_cupy_regex_contains(on_fake_device, pattern):
+    from riptide.core.regex import ops as regex_ops
+
+    for function in (regex_ops.contains, regex_ops.match, regex_ops.fullmatch):
+        for rows in (_REGEX_TEXT, [r for r in _REGEX_TEXT if r is None or r.isascii()]):
+            if r"\b" in pattern and rows is _REGEX_TEXT:  # Unicode word boundaries: the engine declines
+                with pytest.raises(regex_ops.Unsupported):
+                    function(_string_column(rows), pattern)
+                continue
+            _same(*_both(function, rows, pattern))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.none(), st.text(alphabet="ab@.c\né", max_size=20)), max_size=20),
+       st.sampled_from([r for r in _REGEXES if r"\b" not in r]))
+def test_fake_cupy_regex_random(on_fake_device, rows, pattern):
+    from riptide.core.regex import ops as regex_ops
+
+    _same(*_both(regex_ops.contains, rows, pattern))
