@@ -182,6 +182,8 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
     """Write ``frame`` as Parquet (returns the bytes when ``path`` is None), as ``pandas.DataFrame.to_parquet``."""
     import pyarrow.parquet as pq
 
+    from riptide.io.parquet_parallel import write_row_groups
+
     if engine not in ("auto", "pyarrow"):
         raise ValueError(f"riptide writes Parquet with pyarrow; engine={engine!r} is not supported")
     _check_labels(frame)
@@ -199,33 +201,25 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
         return None
     if path is None:
         buffer = io.BytesIO()
-        pq.write_table(table, buffer, compression=compression, **kwargs)
+        write_row_groups(table, buffer, compression=compression, **kwargs)
         return buffer.getvalue()
     with _files.atomic_target(path) as sink:
         if overlapped:
             _write_overlapped(frame, index, sink, compression, kwargs.pop("row_group_size", None) or WRITE_ROWS,
                               **kwargs)  # fmt: skip
         else:
-            pq.write_table(table, sink, compression=compression, **kwargs)
+            write_row_groups(table, sink, compression=compression, **kwargs)
     return None
 
 
 def _write_overlapped(frame: Any, index: bool | None, sink: Any, compression: Any, rows: int, **kwargs: Any) -> None:
-    """Write ``frame`` in row groups of ``rows``: range k+1 is copied to the host while pyarrow writes range k."""
-    import pyarrow.parquet as pq
+    """Write ``frame`` in row groups of ``rows``, encoded on all cores (:mod:`riptide.io.parquet_parallel`): range
+    k+1 is copied to the host while earlier ranges are encoded and written."""
+    from riptide.io.parquet_parallel import frame_row_ranges, write_row_groups
 
     schema = table_schema(frame, index)
-    n = len(frame)
-    with pq.ParquetWriter(sink, schema, compression=compression, **kwargs) as writer, \
-            concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="riptide-parquet") as pool:  # fmt: skip
-        writing = None
-        for lo in range(0, max(n, 1), rows):
-            table = table_from_frame(frame, index, rows=(lo, min(lo + rows, n)), schema=schema)
-            if writing is not None:
-                writing.result()
-            writing = pool.submit(writer.write_table, table, row_group_size=rows)
-        if writing is not None:
-            writing.result()
+    write_row_groups(frame_row_ranges(frame, index, rows, schema), sink, schema=schema, compression=compression,
+                     row_group_size=rows, **kwargs)  # fmt: skip
 
 
 def _check_labels(frame: Any) -> None:
