@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from typing import Any
 
-__all__ = ["HostFallbackWarning", "warn_host_fallback", "user_stacklevel"]
+__all__ = ["HostFallbackWarning", "warn_host_fallback", "warn_once", "user_stacklevel"]
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -23,7 +24,7 @@ class HostFallbackWarning(UserWarning):
     """An operation ran on the host (pandas/Python) instead of the device; the result is the same."""
 
 
-_warned: set[tuple[str, str]] = set()
+_warned: set[Any] = set()
 
 
 def user_stacklevel() -> int:
@@ -33,6 +34,26 @@ def user_stacklevel() -> int:
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def warn_once(key: Any, message: str, category: type[Warning] = HostFallbackWarning) -> None:
+    """Warn ``message`` once per ``key`` (hashable; the host-fallback warnings of every module share one record),
+    pointing at the user's line.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     for _ in range(2):
+    ...         warn_once(("doctest", "warn_once"), "said once")
+    >>> [str(w.message) for w in caught]
+    ['said once']
+    """
+    if key in _warned:
+        return
+    if len(_warned) > 10_000:  # keys may hold ids of user objects: keep the record bounded
+        _warned.clear()
+    _warned.add(key)
+    warnings.warn(message, category, stacklevel=user_stacklevel())
 
 
 def warn_host_fallback(operation: str, reason: str) -> None:
@@ -47,8 +68,4 @@ def warn_host_fallback(operation: str, reason: str) -> None:
     >>> len(caught), str(caught[0].message)
     (1, 'riptide: Series + offset runs on the host: BusinessDay is not computed on the device')
     """
-    key = (operation, reason)
-    if key in _warned:
-        return
-    _warned.add(key)
-    warnings.warn(f"riptide: {operation} runs on the host: {reason}", HostFallbackWarning, stacklevel=user_stacklevel())
+    warn_once((operation, reason), f"riptide: {operation} runs on the host: {reason}")

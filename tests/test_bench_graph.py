@@ -24,12 +24,6 @@ NAMES = ["pagerank_1e7", "pagerank_nx", "bfs_1e7", "wcc_1e8", "graph_build_str"]
 CTX = Context(rows=20_000, repeat=1)
 
 
-def _networkx_graph(data, directed=True):
-    H = nx.DiGraph() if directed else nx.Graph()
-    H.add_edges_from(zip(data["source"].tolist(), data["target"].tolist()))
-    return H
-
-
 def test_cases_are_registered_with_the_issue_goals():
     load_cases()
     assert all(name in CASES for name in NAMES) and "networkx" in PEERS
@@ -59,7 +53,7 @@ def test_pagerank_cases_agree_with_networkx():
         data = case.data(CTX)
         got = case.riptide(data)()
         assert isinstance(got, NodeMap) and got._host is None  # the timed call reads nothing back
-        expected = nx.pagerank(_networkx_graph(data), backend="networkx")
+        expected = nx.pagerank(cases_graph.networkx_graph(data), backend="networkx")
         assert got.keys() == expected.keys() and got == pytest.approx(expected, abs=1e-9)
     case = CASES["pagerank_nx"]
     assert case.networkx(data)() == pytest.approx(expected, abs=1e-12)
@@ -69,21 +63,21 @@ def test_bfs_case_agrees_with_networkx():
     case = CASES["bfs_1e7"]
     data = case.data(CTX)
     got = case.riptide(data)()
-    expected = nx.single_source_shortest_path_length(_networkx_graph(data), cases_graph.source_node(data))
+    expected = nx.single_source_shortest_path_length(cases_graph.networkx_graph(data), cases_graph.source_node(data))
     assert isinstance(got, NodeMap) and got == expected and len(expected) > 100
 
 
 def test_wcc_case_agrees_with_networkx():
     case = CASES["wcc_1e8"]
     data = case.data(CTX)
-    assert case.riptide(data)() == nx.number_weakly_connected_components(_networkx_graph(data))
+    assert case.riptide(data)() == nx.number_weakly_connected_components(cases_graph.networkx_graph(data))
 
 
 def test_string_build_case_agrees_with_networkx():
     case = CASES["graph_build_str"]
     data = case.data(CTX)
     G = case.riptide(data)()
-    H = _networkx_graph({k: np.char.add("user-", data[k].astype(str)) for k in ("source", "target")}, False)
+    H = cases_graph.networkx_graph({k: np.char.add("user-", data[k].astype(str)) for k in ("source", "target")}, False)
     assert G.number_of_nodes() == H.number_of_nodes() and G.number_of_edges() == H.number_of_edges()
     assert list(G)[:50] == list(H)[:50] and G.degree["user-" + str(data["source"][0])] == H.degree[next(iter(H))]
 

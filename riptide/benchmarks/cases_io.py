@@ -31,13 +31,18 @@ MS = 1e-3
 class CsvFile:
     """A temporary CSV file of the groupby table; removed when the object is released."""
 
+    suffix = ".csv"
+
     def __init__(self, rows: int):
         from riptide.benchmarks.dbbench import groupby_data
 
-        handle, self.path = tempfile.mkstemp(prefix=f"G1_{rows}_1e2_", suffix=".csv")
+        handle, self.path = tempfile.mkstemp(prefix=f"G1_{rows}_1e2_", suffix=self.suffix)
         os.close(handle)
-        groupby_data(rows).to_csv(self.path, index=False)
+        self.write(groupby_data(rows))
         self.nbytes = os.path.getsize(self.path)
+
+    def write(self, frame: Any) -> None:
+        frame.to_csv(self.path, index=False)
 
     def __del__(self) -> None:
         try:
@@ -46,32 +51,43 @@ class CsvFile:
             pass
 
 
-class _ReadCsv(_SameCode):
+class ParquetFile(CsvFile):
+    """A temporary snappy Parquet file of the groupby table (pandas' writer, no index)."""
+
+    suffix = ".parquet"
+
+    def write(self, frame: Any) -> None:
+        frame.to_parquet(self.path, index=False, compression="snappy")
+
+
+class _ReadFile(_SameCode):
+    """``lib.<reader>(path)`` of a file of the groupby table, the same code for every library."""
+
     bound = "link"  # the file's bytes go host -> device once: GB/s of input, not judged against the copy rate
-    pandas_engine: str | None = None
+    file_type: type[CsvFile] = CsvFile
+    reader = "read_csv"
 
     def size(self, ctx: Context) -> str:
         return f"G1 {fmt_count(ctx.rows)} rows"
 
     def data(self, ctx: Context) -> CsvFile:
-        return CsvFile(ctx.rows)
+        return self.file_type(ctx.rows)
 
     def bytes_moved(self, data: CsvFile) -> int:
         return data.nbytes
 
     def run(self, lib: Any, data: CsvFile) -> Callable[[], Any]:
-        path = data.path
-        return lambda: lib.read_csv(path)
+        read, path = getattr(lib, self.reader), data.path
+        return lambda: read(path)
+
+
+class _ReadCsv(_ReadFile):
+    pandas_engine: str | None = None
 
     def pandas(self, data: CsvFile) -> Callable[[], Any]:
         pd = _lib("pandas")
         path, engine = data.path, self.pandas_engine
         return (lambda: pd.read_csv(path, engine=engine)) if engine else (lambda: pd.read_csv(path))
-
-    def polars(self, data: CsvFile) -> Callable[[], Any]:
-        pl = _lib("polars")
-        path = data.path
-        return lambda: pl.read_csv(path)
 
 
 @register
@@ -91,38 +107,13 @@ class ReadCsvArrow(_ReadCsv):
                           note="G1_1e7_1e2, 0.51 GB; pandas with engine='pyarrow'")  # fmt: skip
 
 
-class ParquetFile(CsvFile):
-    """A temporary snappy Parquet file of the groupby table (pandas' writer, no index)."""
-
-    def __init__(self, rows: int):
-        from riptide.benchmarks.dbbench import groupby_data
-
-        handle, self.path = tempfile.mkstemp(prefix=f"G1_{rows}_1e2_", suffix=".parquet")
-        os.close(handle)
-        groupby_data(rows).to_parquet(self.path, index=False, compression="snappy")
-        self.nbytes = os.path.getsize(self.path)
-
-
 @register
-class ReadParquet(_SameCode):
+class ReadParquet(_ReadFile):
     name = "read_parquet"
     title = "read_parquet (G1 groupby file)"
-    bound = "link"  # decoded columns go host -> device once
+    file_type, reader = ParquetFile, "read_parquet"  # decoded columns go host -> device once
     reference = Reference(pandas=388 * MS, cudf=30 * MS, goal=25 * MS, rows=10_000_000,
                           note="G1_1e7_1e2 snappy, 0.21 GB; at 1e8 rows: faster than polars + transfer")  # fmt: skip
-
-    def size(self, ctx: Context) -> str:
-        return f"G1 {fmt_count(ctx.rows)} rows"
-
-    def data(self, ctx: Context) -> ParquetFile:
-        return ParquetFile(ctx.rows)
-
-    def bytes_moved(self, data: ParquetFile) -> int:
-        return data.nbytes
-
-    def run(self, lib: Any, data: ParquetFile) -> Callable[[], Any]:
-        path = data.path
-        return lambda: lib.read_parquet(path)
 
 
 class _Write(_SameCode):

@@ -36,6 +36,7 @@ class _FitCase(Case):
 
     bound = "none"
     share = 100  # rows / share samples
+    supervised = True  # fit(X, y); an unsupervised estimator fits X alone
 
     def samples(self, ctx: Context) -> int:
         return max(ctx.rows // self.share, 16)
@@ -54,8 +55,8 @@ class _FitCase(Case):
         raise NotImplementedError
 
     def fit_args(self, data: dict[str, np.ndarray], on_device: bool) -> tuple:
-        X, y = data["X"], data["y"]
-        return (_device(X), _device(y)) if on_device else (X, y)
+        arrays = (data["X"], data["y"]) if self.supervised else (data["X"],)
+        return tuple(_device(a) for a in arrays) if on_device else arrays
 
     def riptide(self, data: dict[str, np.ndarray]) -> Callable[[], Any]:
         args = self.fit_args(data, on_device=True)
@@ -78,9 +79,7 @@ class KMeansFit(_FitCase):
     name = "kmeans"
     title = "KMeans k=8, 20 iters"
     reference = Reference(pandas=None, cudf=None, goal=10 * MS, note="sklearn 404 ms, plain CuPy 58 ms (1e6 x 50)")
-
-    def fit_args(self, data: dict[str, np.ndarray], on_device: bool) -> tuple:
-        return (_device(data["X"]) if on_device else data["X"],)
+    supervised = False
 
     def estimator(self, module: str) -> Any:
         init = np.random.default_rng(1).standard_normal((8, FEATURES))
@@ -92,9 +91,7 @@ class PCAFit(_FitCase):
     name = "pca"
     title = "PCA 50 -> 10"
     reference = Reference(pandas=None, cudf=None, goal=8 * MS, note="sklearn 132 ms, plain CuPy 24.5 ms (1e6 x 50)")
-
-    def fit_args(self, data: dict[str, np.ndarray], on_device: bool) -> tuple:
-        return (_device(data["X"]) if on_device else data["X"],)
+    supervised = False
 
     def estimator(self, module: str) -> Any:
         return _class(module, "decomposition.PCA")(n_components=10)

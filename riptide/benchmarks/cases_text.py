@@ -118,7 +118,17 @@ def _string_bytes(s: pd.Series) -> int:
     return 8 * (len(s) + 1) + int(s.str.len().sum())
 
 
-class _TextCase(_SameCode):
+class _SeriesCase(_SameCode):
+    """A case whose data is one pandas Series, handed to each library as its own Series."""
+
+    def series(self, lib: Any, data: pd.Series) -> Any:
+        return data if lib is pd else lib.Series(data)
+
+    def polars_series(self, data: pd.Series) -> Any:
+        return _lib("polars").from_pandas(data)
+
+
+class _TextCase(_SeriesCase):
     """A case over :func:`text_data`; ``run`` gets a Series of the library."""
 
     def size(self, ctx: Context) -> str:
@@ -126,12 +136,6 @@ class _TextCase(_SameCode):
 
     def data(self, ctx: Context) -> pd.Series:
         return text_data(_text_rows(ctx), ctx.seed)
-
-    def series(self, lib: Any, data: pd.Series) -> Any:
-        return data if lib is pd else lib.Series(data)
-
-    def polars_series(self, data: pd.Series) -> Any:
-        return _lib("polars").from_pandas(data)
 
 
 def _text_case(name: str, title: str, reference: Reference, output: str,
@@ -186,7 +190,7 @@ _text_case("str_split_expand", "str.split(' ', expand=True)",
 
 
 @register
-class ToDatetimeIso(_SameCode):
+class ToDatetimeIso(_SeriesCase):
     name = "to_datetime_iso"
     title = "to_datetime(ISO str)"
     reference = Reference(pandas=None, cudf=None, goal=None, min_speedup=(("pandas", 50),))
@@ -201,15 +205,15 @@ class ToDatetimeIso(_SameCode):
         return _string_bytes(data) + 8 * len(data)
 
     def run(self, lib: Any, data: pd.Series) -> Callable[[], Any]:
-        s = data if lib is pd else lib.Series(data)
+        s = self.series(lib, data)
         return lambda: lib.to_datetime(s)
 
     def polars(self, data: pd.Series) -> Callable[[], Any]:
-        s = _lib("polars").from_pandas(data)
+        s = self.polars_series(data)
         return lambda: s.str.to_datetime("%Y-%m-%d %H:%M:%S", time_unit="ns")
 
 
-class _TimestampCase(_SameCode):
+class _TimestampCase(_SeriesCase):
     def size(self, ctx: Context) -> str:
         return f"{fmt_count(ctx.rows)} datetime64[ns]"
 
@@ -227,11 +231,11 @@ class DtYear(_TimestampCase):
         return 8 * len(data) + 4 * len(data)  # int64 ticks read, int32 years written
 
     def run(self, lib: Any, data: pd.Series) -> Callable[[], Any]:
-        s = data if lib is pd else lib.Series(data)
+        s = self.series(lib, data)
         return lambda: s.dt.year
 
     def polars(self, data: pd.Series) -> Callable[[], Any]:
-        s = _lib("polars").from_pandas(data)
+        s = self.polars_series(data)
         return lambda: s.dt.year()
 
 
@@ -245,11 +249,11 @@ class DtFloor(_TimestampCase):
         return 16 * len(data)
 
     def run(self, lib: Any, data: pd.Series) -> Callable[[], Any]:
-        s = data if lib is pd else lib.Series(data)
+        s = self.series(lib, data)
         return lambda: s.dt.floor("h")
 
     def polars(self, data: pd.Series) -> Callable[[], Any]:
-        s = _lib("polars").from_pandas(data)
+        s = self.polars_series(data)
         return lambda: s.dt.truncate("1h")
 
 

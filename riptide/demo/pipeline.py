@@ -290,16 +290,14 @@ def _ml(pd: ModuleType) -> ModuleType | None:
     """The modelling library that goes with ``pd``: riptide.ml for riptide, scikit-learn for pandas; None when
     scikit-learn is not installed (riptide.ml builds on it: ``pip install 'riptide[ml]'``)."""
     try:
-        import sklearn  # noqa: F401
+        import sklearn
     except ImportError:
         return None
     if pd.__name__ == "riptide":
         import riptide.ml
 
         return riptide.ml
-    import importlib
-
-    return importlib.import_module("sklearn")
+    return sklearn
 
 
 FARE_FEATURES = ["trip_distance", "duration_min", "passenger_count", "airport"]

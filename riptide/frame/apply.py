@@ -54,6 +54,7 @@ from riptide.core.column import Column, NumericColumn
 from riptide.core.udf import HostFallback, RowArg, apply_elementwise, compile_function, python_type_of, warn_fallback
 from riptide.core.udf.ir import NP_FLOAT, Type, Unsupported
 from riptide.frame.concat import _axis_number  # DataFrame's axis names, as concat reads them
+from riptide.frame.group_transform import _as_riptide  # pandas results as riptide objects
 
 __all__ = ["SeriesApplyMethods", "FrameApplyMethods", "compiled_map"]
 
@@ -241,7 +242,7 @@ def _apply_rows(frame: Any, func: Any, args: tuple, kwargs: dict) -> Column:
     labels = list(data)
     if not labels or len(frame._index) == 0:
         raise HostFallback(_EMPTY)
-    if len(set(map(_hashable_key, labels))) != len(labels):
+    if not _unique(labels):
         raise HostFallback("reads rows of a frame with duplicate column labels")
     columns = {}
     common = _row_dtype([c.dtype for c in data.values()])
@@ -317,10 +318,11 @@ def _apply_columns(frame: Any, func: Any, args: tuple, kwargs: dict) -> Any:
     from riptide.frame.series import Series
 
     labels = list(frame._data)
-    results = [func(frame[label] if _unique(labels) else frame.iloc[:, i], *args, **kwargs)
-               for i, label in enumerate(labels)]  # fmt: skip
     if not labels:
         return _host_frame_apply(frame, func, 0, False, None, args, "compat", None, None, kwargs, _EMPTY)
+    by_label = _unique(labels)  # (duplicate labels: each column by its position)
+    results = [func(frame[label] if by_label else frame.iloc[:, i], *args, **kwargs)
+               for i, label in enumerate(labels)]  # fmt: skip
     if all(isinstance(r, Series) for r in results):
         index = frame._index
         if all(r.index is index or r.index.equals(index) for r in results):
@@ -342,7 +344,7 @@ def _host_series_apply(series: Any, func: Any, args: tuple, by_row: Any, kwargs:
     if reason != _EMPTY:
         warn_fallback(func, reason)
     result = series.to_pandas().apply(func, args, by_row=by_row, **kwargs)
-    return _from_pandas(result)
+    return _as_riptide(result)
 
 
 def _host_frame_apply(frame: Any, func: Any, axis: int, raw: bool, result_type: Any, args: tuple, by_row: Any,
@@ -351,15 +353,4 @@ def _host_frame_apply(frame: Any, func: Any, axis: int, raw: bool, result_type: 
         warn_fallback(func, reason)
     result = frame.to_pandas().apply(func, axis=axis, raw=raw, result_type=result_type, args=args, by_row=by_row,
                                      engine=engine, engine_kwargs=engine_kwargs, **kwargs)  # fmt: skip
-    return _from_pandas(result)
-
-
-def _from_pandas(result: Any) -> Any:
-    from riptide.frame.dataframe import DataFrame
-    from riptide.frame.series import Series
-
-    if isinstance(result, pd.Series):
-        return Series(result)
-    if isinstance(result, pd.DataFrame):
-        return DataFrame(result)
-    return result
+    return _as_riptide(result)

@@ -190,7 +190,7 @@ def _one_key(obj: Any, key: Any, is_frame: bool, n: int) -> tuple[Column, Hashab
         _check_key_length(len(key), n)
         column = key._as_column() if isinstance(key, Index) else as_column(key, xp=_namespace(obj))
         return column, key.name, False
-    if isinstance(key, np.ndarray | list) or _is_device_array(key):
+    if isinstance(key, np.ndarray | list) or _device.is_device_array(key):
         return _values_key(obj, key, n), None, False
     if callable(key) or isinstance(key, dict):
         # A function (or mapping) of the index labels: evaluated label by label on the host, as pandas does.
@@ -256,7 +256,7 @@ def _is_label_like(key: Any) -> bool:
     from riptide.frame.series import Series
 
     return not (callable(key) or isinstance(key, dict | list | tuple | np.ndarray | Series | Index | pd.Series
-                                                | pd.Index) or _is_device_array(key))  # fmt: skip
+                                                | pd.Index) or _device.is_device_array(key))  # fmt: skip
 
 
 def _names_column_or_level(obj: Any, key: Any, is_frame: bool) -> bool:
@@ -277,10 +277,6 @@ def _hashable(key: Any) -> bool:
     except TypeError:
         return False
     return True
-
-
-def _is_device_array(value: Any) -> bool:
-    return _device.is_device_array(value)
 
 
 def _namespace(obj: Any) -> Any:
@@ -1078,7 +1074,7 @@ def _python_reduce(grouped: SeriesGroupBy, func: Callable, args: tuple, kwargs: 
         rows = xp.sort(order[int(starts[g]) : int(starts[g + 1])])
         part = Series._from_column(series._column.take(rows), series.index.take(rows), series.name)
         value = func(part, *args, **kwargs)
-        if isinstance(value, Series | pd.Series | np.ndarray | list) or _is_device_array(value):
+        if isinstance(value, Series | pd.Series | np.ndarray | list) or _device.is_device_array(value):
             raise ValueError("Must produce aggregated value")
         results.append(value)
     # pandas types the results from the column's own array (_cast_pointwise_result): e.g. ints that fit

@@ -47,8 +47,6 @@ from pandas.tseries import offsets as pd_offsets
 from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
-from riptide.core.kernels.scatter import scatter_min
-from riptide.core.ops.grouping import Groups
 from riptide.frame.groupby import _hashable
 
 __all__ = ["FrameResampleMethods", "Grouper", "Resampler", "SeriesResampleMethods", "binned_key", "binned_keys",
@@ -130,7 +128,7 @@ def binned_keys(obj: Any, grouper: Any, in_time_order: bool = True, listed: bool
     ``pd.Grouper(freq=...)`` -- ``first``/``last`` then mean earliest/latest in time. The sorted object is
     ``keys.obj`` (None when the rows were in order already).
     """
-    from riptide.frame.groupby import _Keys, _take_rows
+    from riptide.frame.groupby import _groups_with_first_rows, _Keys, _take_rows
 
     axis, name, own = _axis(obj, grouper)
     reordered = None
@@ -140,7 +138,8 @@ def binned_keys(obj: Any, grouper: Any, in_time_order: bool = True, listed: bool
             reordered = _take_rows(obj, order)
             axis = axis.take(order)
     ids, labels = time_bins(axis, grouper)
-    groups = _groups(ids, labels.size, axis.xp)
+    # the bins as groups; ``first_rows`` is -1 for a bin without rows (as for an unobserved category)
+    groups = _groups_with_first_rows(ids, labels.size, ids.shape[0], axis.xp)
     return _Keys([labels.take_or_missing(ids)], [name], [own], listed=listed, grouping=(groups, [labels]), sort=True,
                  obj=reordered)  # fmt: skip
 
@@ -164,15 +163,6 @@ def binned_key(obj: Any, grouper: Any) -> tuple[Column, Hashable, bool]:
     axis, name, own = _axis(obj, grouper)
     ids, labels = time_bins(axis, grouper)
     return labels.take_or_missing(ids), name, own
-
-
-def _groups(ids: Any, n_bins: int, xp: Any) -> Groups:
-    """The bins as groups; ``first_rows`` is -1 for a bin without rows (as for an unobserved category)."""
-    n = ids.shape[0]
-    first = xp.full(n_bins + 1, n, dtype=np.int64)
-    scatter_min(first, xp.where(ids < 0, n_bins, ids), xp.arange(n, dtype=np.int64), xp)
-    first = first[:n_bins]
-    return Groups(ids=ids, n_groups=n_bins, xp=xp, first_rows=xp.where(first == n, -1, first))
 
 
 def _axis(obj: Any, grouper: Any) -> tuple[NumericColumn, Hashable, bool]:

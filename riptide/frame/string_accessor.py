@@ -61,6 +61,7 @@ from riptide.core.regex import captures as regex_captures
 from riptide.core.regex import ops as regex_ops
 from riptide.core.regex import pandas_rules
 from riptide.core.regex.parse import Unsupported
+from riptide.frame.group_transform import _as_riptide  # pandas results as riptide objects
 
 __all__ = ["CategoricalStringMethods", "IndexStringMethods", "SeriesStringAccessorMethods", "StringMethods"]
 
@@ -112,21 +113,6 @@ class SeriesStringAccessorMethods:
 def _na_kw(na: Any) -> dict:
     """``na`` for a pandas call: left out when the caller left it out."""
     return {} if na is _NA_DEFAULT else {"na": na}
-
-
-def _from_pandas(result: Any) -> Any:
-    """A pandas result of the host fallback as the riptide object of the same shape."""
-    import pandas as pd
-
-    if isinstance(result, pd.DataFrame):
-        from riptide.frame.dataframe import DataFrame
-
-        return DataFrame(result)
-    if isinstance(result, pd.Series):
-        from riptide.frame.series import Series
-
-        return Series(result)
-    return result
 
 
 class StringMethods:
@@ -210,12 +196,7 @@ class StringMethods:
         >>> rt.Series(["ab1", "1ab", None]).str.match(r"[a-z]+\\d").to_pandas().tolist()
         [True, False, False]
         """
-        na_value = self._na(na)
-        self._check_pattern(pat, True)
-        pattern, flags = pandas_rules.normalize(pat, case, flags)
-        host = lambda acc: acc.match(pat, case=case, flags=flags, **_na_kw(na))  # noqa: E731
-        return self._regex("match", pat, pattern, flags, host,
-                           lambda: self._wrap(regex_ops.match(self._column, pattern, flags, na_value)))  # fmt: skip
+        return self._anchored("match", pat, case, flags, na)
 
     def fullmatch(self, pat: str, case: bool = True, flags: int = 0, na: Any = _NA_DEFAULT) -> Any:
         """Whether the regular expression ``pat`` matches each whole string (``re.fullmatch``).
@@ -224,12 +205,17 @@ class StringMethods:
         >>> rt.Series(["ab1", "ab1x"]).str.fullmatch(r"[a-z]+\\d").to_pandas().tolist()
         [True, False]
         """
+        return self._anchored("fullmatch", pat, case, flags, na)
+
+    def _anchored(self, method: str, pat: Any, case: bool, flags: int, na: Any) -> Any:
+        """``match`` / ``fullmatch`` (``method``): the same dispatch, a different anchoring of the walk."""
         na_value = self._na(na)
         self._check_pattern(pat, True)
         pattern, flags = pandas_rules.normalize(pat, case, flags)
-        host = lambda acc: acc.fullmatch(pat, case=case, flags=flags, **_na_kw(na))  # noqa: E731
-        return self._regex("fullmatch", pat, pattern, flags, host,
-                           lambda: self._wrap(regex_ops.fullmatch(self._column, pattern, flags, na_value)))  # fmt: skip
+        host = lambda acc: getattr(acc, method)(pat, case=case, flags=flags, **_na_kw(na))  # noqa: E731
+        device = getattr(regex_ops, method)
+        return self._regex(method, pat, pattern, flags, host,
+                           lambda: self._wrap(device(self._column, pattern, flags, na_value)))  # fmt: skip
 
     def count(self, pat: str, flags: int = 0) -> Any:
         """Non-overlapping matches of the regular expression ``pat`` in each string (Python's ``re.findall``
@@ -279,9 +265,13 @@ class StringMethods:
 
     def _host(self, method: str, pat: Any, reason: str, host: Any) -> Any:
         """pandas' own answer on a host copy of the Series (it raises pandas' exception for a bad pattern)."""
-        result = host(self._series.to_pandas().str)
+        result = self._pandas_answer(host)
         pandas_rules.warn_fallback(method, pat.pattern if isinstance(pat, re.Pattern) else pat, reason)
-        return _from_pandas(result)
+        return result
+
+    def _pandas_answer(self, host: Any) -> Any:
+        """``host(pandas_str_accessor)`` on a host copy of the Series, as a riptide object."""
+        return _as_riptide(host(self._series.to_pandas().str))
 
     def find(self, sub: str, start: int = 0, end: int | None = None) -> Any:
         """Lowest character index of ``sub`` in each ``string[start:end]``, -1 where absent.
@@ -548,11 +538,13 @@ class StringMethods:
             )
         column = self._column
         begin, end, per_row = ops.split_pieces(column, pat, int(n) if n >= 0 else -1, from_right)
-        # pandas makes as many columns as the longest row has pieces (a missing row counts as one).
+        return self._frame(ops.piece_columns(column, begin, end, per_row, self._n_piece_columns(per_row)))
+
+    def _n_piece_columns(self, per_row: Any) -> int:
+        """pandas makes as many columns as the longest row has pieces (a missing row counts as one)."""
+        column = self._column
         counts = per_row if column.mask is None else column.xp.where(column.mask, per_row, 1)
-        # one scalar read: the number of output columns
-        n_columns = int(counts.max()) if column.size else 0
-        return self._frame(ops.piece_columns(column, begin, end, per_row, n_columns))
+        return int(counts.max()) if column.size else 0  # one scalar read: the number of output columns
 
     def _regex_split(self, pat: Any, n: Any, expand: bool, regex: Any) -> Any:
         """``split`` at a regular expression: pandas' ``re.split(pat, s, maxsplit)`` per row."""
@@ -577,8 +569,7 @@ class StringMethods:
             else:
                 begin, end, per_row = regex_ops.split_pieces(column, pattern, limit, flags)
                 valid = None
-            counts = per_row if column.mask is None else column.xp.where(column.mask, per_row, 1)
-            n_columns = int(counts.max()) if column.size else 0  # one scalar read: the number of output columns
+            n_columns = self._n_piece_columns(per_row)
             if valid is None:
                 return self._frame(ops.piece_columns(column, begin, end, per_row, n_columns))
             return self._frame(regex_captures.piece_columns(column, begin, end, valid, per_row, n_columns))
@@ -889,9 +880,9 @@ class StringMethods:
         """pandas' answer on a host copy of the Series, with a one-time :class:`~riptide.errors.HostFallbackWarning`."""
         from riptide.errors import warn_host_fallback
 
-        result = host(self._series.to_pandas().str)
+        result = self._pandas_answer(host)
         warn_host_fallback(f"Series.str.{method}", reason)
-        return _from_pandas(result)
+        return result
 
 
 # --- .str of a categorical ---------------------------------------------------------------------------------------------
@@ -1010,8 +1001,7 @@ def _gather_by_codes(result: Any, codes: Any, na: Any) -> Any:
     k = result.size
     data = result.data[xp.clip(codes, 0, k - 1)] if k else xp.zeros(codes.shape[0], dtype=result.data.dtype)
     if data.dtype == np.bool_:
-        fill = bool(na) if isinstance(na, (bool, np.bool_)) else False
-        return NumericColumn(xp.where(missing, fill, data))
+        return NumericColumn(xp.where(missing, ops._na_fill(na), data))
     if data.dtype.kind in "iu" and bool(missing.any()):  # one scalar read: int64, or float64 with NaN
         return NumericColumn(xp.where(missing, np.nan, data.astype(np.float64)))
     if data.dtype.kind == "f":

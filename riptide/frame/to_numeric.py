@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column.numeric import NumericColumn
 from riptide.core.column.string import StringColumn
@@ -86,13 +87,17 @@ def _parse_strings(arg: Any, errors: str) -> Any:
     parsed = parse_numbers(column.offsets, column.chars, xp)
     missing = column.isna() | parsed.empty
     invalid = parsed.invalid & ~missing
-    if errors == "raise" and bool(xp.any(invalid)):  # one scalar read: whether to raise
+    # One read of three flags: whether to raise; integers beyond int64 (pandas' dtype then depends on every row);
+    # whether every row is an integer (only then int64).
+    any_invalid, any_big_int, all_int = (bool(flag) for flag in _device.to_host(xp.stack(
+        [xp.any(invalid), xp.any(parsed.big_int & ~missing), xp.all(parsed.is_int & ~missing)])))  # fmt: skip
+    if errors == "raise" and any_invalid:
         position = int(xp.argmax(invalid))  # one scalar read: the first bad row, named as pandas does
         text = column.slice(position, position + 1).to_arrow()[0].as_py()
         raise ValueError(f"Unable to parse string {text!r} at position {position}")
-    if bool(xp.any(parsed.big_int & ~missing)):  # one scalar read: pandas' dtype then depends on every row
+    if any_big_int:
         return None
-    if bool(xp.all(parsed.is_int & ~missing)):  # one scalar read: int64 only when every row is an integer
+    if all_int:
         result = NumericColumn(parsed.ints)
     else:
         result = NumericColumn(xp.where(missing | invalid, np.nan, parsed.floats))

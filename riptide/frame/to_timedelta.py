@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -23,10 +22,10 @@ import pandas as pd
 from riptide.core import dtypes
 from riptide.core.column import NumericColumn, StringColumn
 from riptide.core.ops.parse_timedelta import parse_timedeltas
+from riptide.errors import warn_host_fallback
 
 __all__ = ["to_timedelta"]
 
-_WARNED: set[str] = set()
 # nanoseconds per unit, under pandas' unit spellings
 _NS_PER_UNIT = {"W": 7 * 86_400 * 10**9, "D": 86_400 * 10**9, "days": 86_400 * 10**9, "day": 86_400 * 10**9,
                 "h": 3_600 * 10**9, "hours": 3_600 * 10**9, "hour": 3_600 * 10**9, "hr": 3_600 * 10**9,
@@ -147,8 +146,7 @@ def _host(host: Any, unit: Any, errors: str, reason: str | None) -> Any:
     """pandas' answer, as a riptide Series/Index, with a one-time warning naming the reason (when given)."""
     import riptide as rt
 
-    if reason is not None and reason not in _WARNED:
-        _WARNED.add(reason)
-        warnings.warn(f"riptide: {reason} is converted by pandas on the host", UserWarning, stacklevel=3)
+    if reason is not None:
+        warn_host_fallback("to_timedelta", f"{reason} is converted by pandas")
     result = pd.to_timedelta(host, unit=unit, errors=errors)
     return rt.from_pandas(result) if isinstance(result, pd.Series | pd.Index) else result

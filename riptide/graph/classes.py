@@ -105,7 +105,7 @@ class Graph:
             arc_src, arc_dst, arc_edge = arc_src[order], arc_dst[order], arc_edge[order]
         self._arc_src, self._indices, self._arc_edge = arc_src, arc_dst, arc_edge
         self._offsets = _offsets_of(arc_src, n, xp)
-        self._in_csr: tuple[Any, Any, Any, Any] | None = None
+        self._in_csr: tuple[Any, Any] | None = None
 
     # ------------------------------------------------------------------ NetworkX's graph protocol
 
@@ -153,9 +153,7 @@ class Graph:
         i, j = self._find(u), self._find(v)
         if i is None or j is None:
             return False
-        start, stop = (int(x) for x in _device.to_host(self._offsets[i:i + 2]))  # one small read: the row's bounds
-        row = self._indices[start:stop]
-        return bool((row == j).any())  # one scalar read: the answer
+        return bool((_csr_row(self._offsets, self._indices, i) == j).any())  # one scalar read: the answer
 
     def edges(self) -> list[tuple]:
         """The edges as ``(u, v)`` pairs of original ids (each undirected edge once)."""
@@ -170,10 +168,7 @@ class Graph:
         return DegreeView(self, "both")
 
     def neighbors(self, node: Any) -> Iterator:
-        i = self._id_of(node)
-        start, stop = (int(x) for x in _device.to_host(self._offsets[i:i + 2]))  # one small read: the row's bounds
-        labels = self._host_labels()
-        return iter([labels[j] for j in _device.to_host(self._indices[start:stop]).tolist()])
+        return iter(self._labels_of(_csr_row(self._offsets, self._indices, self._id_of(node))))
 
     def to_networkx(self) -> Any:
         """This graph as a ``networkx.Graph`` (or ``DiGraph``), nodes in the same order, edge attributes kept."""
@@ -195,6 +190,11 @@ class Graph:
         if self._label_list is None:
             self._label_list = [] if self._labels is None else self._labels.to_arrow().to_pylist()
         return self._label_list
+
+    def _labels_of(self, ids: Any) -> list:
+        """The original ids of a device array of dense ids (one transfer)."""
+        labels = self._host_labels()
+        return [labels[i] for i in _device.to_host(ids).tolist()]
 
     def _index(self) -> dict:
         """Original id -> dense id (built on the host on first use: look-ups of user-given nodes)."""
@@ -229,8 +229,9 @@ class Graph:
         found = _device.to_host(hits)  # one scalar read: the node's dense id, if any
         return int(found[0]) if found.shape[0] else None
 
-    def _vector_from_dict(self, values: dict, default: float = 0.0) -> Any:
-        """A float64 vector over the dense ids from a dict keyed by original ids (keys not in the graph ignored)."""
+    def _vector_from_dict(self, values: dict) -> Any:
+        """A float64 vector over the dense ids from a dict keyed by original ids (0 for nodes not in it; keys not in
+        the graph ignored)."""
         index = self._index()
         ids, vals = [], []
         for key, value in values.items():  # the user's dict, on the host
@@ -238,7 +239,7 @@ class Graph:
             if i is not None:
                 ids.append(i)
                 vals.append(value)
-        host = np.full(self._n, default, dtype=np.float64)
+        host = np.zeros(self._n, dtype=np.float64)
         host[np.asarray(ids, dtype=np.int64)] = np.asarray(vals, dtype=np.float64)
         return _device.to_device(host, self.xp)
 
@@ -267,30 +268,26 @@ class Graph:
     def _arc_weights(self, weight: str | None) -> Any:
         return self._edge_weights(weight)[self._arc_edge]
 
-    def _in_arcs(self) -> tuple[Any, Any, Any, Any]:
-        """The reverse CSR: ``(offsets, sources, arc_edge, targets)`` of the arcs sorted by target."""
+    def _in_arcs(self) -> tuple[Any, Any]:
+        """The reverse CSR: ``(offsets, sources)`` of the arcs sorted by target."""
         if self._in_csr is None:
             xp = self.xp
             # predecessors in the order the arcs first appeared, as NetworkX's pred dicts
             order = stable_argsort(self._indices * self._rank_bound + self._edge_rank[self._arc_edge], xp)
-            targets = self._indices[order]
-            self._in_csr = (_offsets_of(targets, self._n, xp), self._arc_src[order], self._arc_edge[order], targets)
+            self._in_csr = (_offsets_of(self._indices[order], self._n, xp), self._arc_src[order])
         return self._in_csr
 
     def _degrees(self, kind: str, weight: str | None = None) -> Any:
         """Per-vertex degree (int64, or float64 when weighted): ``kind`` is "out", "in" or "both"."""
-        xp = self.xp
-        n = self._n
+        xp, n = self.xp, self._n
         if weight is None:
-            out = xp.diff(self._offsets)
+            out = xp.diff(self._offsets)  # the CSR row lengths: no scatter over the edges
             if self.is_directed():
-                in_ = bincount(self._dst, n, xp)
-                return {"out": out, "in": in_, "both": out + in_}[kind]
-            loops = self._src == self._dst
+                return out if kind == "out" else (bincount(self._dst, n, xp) + (out if kind == "both" else 0))
+            loops = self._src == self._dst  # undirected rows hold each edge once per end; a self loop counts twice
             return out + bincount(self._src[loops], n, xp)
         w = self._edge_weights(weight)
-        out = bincount(self._src, n, xp, weights=w)
-        in_ = bincount(self._dst, n, xp, weights=w)
+        out, in_ = bincount(self._src, n, xp, weights=w), bincount(self._dst, n, xp, weights=w)
         if self.is_directed():
             return {"out": out, "in": in_, "both": out + in_}[kind]
         return out + in_  # an undirected edge adds its weight at both ends; a self loop twice at its node
@@ -320,10 +317,8 @@ class DiGraph(Graph):
 
     def predecessors(self, node: Any) -> Iterator:
         i = self._id_of(node)
-        offsets, sources, _, _ = self._in_arcs()
-        start, stop = (int(x) for x in _device.to_host(offsets[i:i + 2]))  # one small read: the row's bounds
-        labels = self._host_labels()
-        return iter([labels[j] for j in _device.to_host(sources[start:stop]).tolist()])
+        offsets, sources = self._in_arcs()
+        return iter(self._labels_of(_csr_row(offsets, sources, i)))
 
     def to_undirected(self) -> Graph:
         """The Graph with one edge per connected pair (attributes of the later edge win, as in NetworkX)."""
@@ -385,6 +380,12 @@ def _offsets_of(sorted_sources: Any, n: int, xp: types.ModuleType) -> Any:
     return offsets
 
 
+def _csr_row(offsets: Any, values: Any, i: int) -> Any:
+    """Row ``i`` of a CSR (``values[offsets[i]:offsets[i + 1]]``), still on the device."""
+    start, stop = (int(x) for x in _device.to_host(offsets[i:i + 2]))  # one small read: the row's bounds
+    return values[start:stop]
+
+
 def _last_of_each_pair(src: Any, dst: Any, n: int, xp: types.ModuleType) -> tuple[Any, Any, Any]:
     """``(rows kept, their pair keys, first rows)``: per distinct (src, dst) pair, sorted by the key
     ``src * n + dst``, its last row (whose attributes NetworkX keeps) and its first row (which placed it in the
@@ -393,8 +394,9 @@ def _last_of_each_pair(src: Any, dst: Any, n: int, xp: types.ModuleType) -> tupl
         empty = xp.zeros(0, dtype=np.int64)
         return empty, empty, empty
     order, keys = stable_argsort_with_values(src * max(n, 1) + dst, xp)
-    is_last = xp.concatenate([keys[1:] != keys[:-1], xp.ones(1, dtype=bool)])
-    is_first = xp.concatenate([xp.ones(1, dtype=bool), keys[1:] != keys[:-1]])
+    change = keys[1:] != keys[:-1]
+    is_last = xp.concatenate([change, xp.ones(1, dtype=bool)])
+    is_first = xp.concatenate([xp.ones(1, dtype=bool), change])
     return order[is_last], keys[is_last], order[is_first]
 
 
@@ -510,8 +512,8 @@ def _from_host_lists(cls: type[Graph], nodes: list | None, us: list, vs: list, a
     else they are numbered on the host (any hashable ids, as NetworkX allows)."""
     xp = _device.xp()
     columns = _attr_columns(attrs, len(us), xp)
-    all_ids = (nodes or []) + us + vs
-    kind = _common_kind(all_ids)
+    nodes = nodes or []
+    kind = _common_kind(nodes + us + vs)
     if kind is not None:
         dtype = "str" if kind is str else ("float64" if kind is float else "int64")
         node_col = as_column(nodes, dtype=dtype, xp=xp) if nodes else None
@@ -519,7 +521,7 @@ def _from_host_lists(cls: type[Graph], nodes: list | None, us: list, vs: list, a
                                                     as_column(vs, dtype=dtype, xp=xp))  # fmt: skip
         return _new_graph(cls, xp, labels.size, src, dst, columns, labels, None)
     index: dict = {}
-    for node in all_ids[:len(nodes or [])] + [x for pair in zip(us, vs) for x in pair]:
+    for node in nodes + [x for pair in zip(us, vs) for x in pair]:
         index.setdefault(node, len(index))
     src = _device.to_device(np.asarray([index[u] for u in us], dtype=np.int64), xp)
     dst = _device.to_device(np.asarray([index[v] for v in vs], dtype=np.int64), xp)

@@ -69,6 +69,19 @@ def _count(G: Any) -> int:
     return int((roots == xp.arange(roots.shape[0])).sum())  # one scalar read: the result
 
 
+def _checked(G: Any, directed: bool) -> Any:
+    """``G`` as a riptide graph, after NetworkX's ``not_implemented_for`` check of its direction."""
+    G = as_riptide_graph(G)
+    (require_directed if directed else require_undirected)(G)
+    return G
+
+
+def _is_connected(G: Any) -> bool:
+    if G.number_of_nodes() == 0:
+        raise NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return _count(G) == 1
+
+
 def connected_components(G: Any) -> Iterator[set]:
     """The connected components of an undirected graph, as sets of nodes (a generator, in NetworkX's order).
 
@@ -76,25 +89,17 @@ def connected_components(G: Any) -> Iterator[set]:
     >>> [sorted(c) for c in connected_components(from_edgelist([("a", "b"), ("c", "d"), ("b", "e")]))]
     [['a', 'b', 'e'], ['c', 'd']]
     """
-    G = as_riptide_graph(G)
-    require_undirected(G)
-    return _components(G)
+    return _components(_checked(G, directed=False))
 
 
 def number_connected_components(G: Any) -> int:
     """The number of connected components of an undirected graph."""
-    G = as_riptide_graph(G)
-    require_undirected(G)
-    return _count(G)
+    return _count(_checked(G, directed=False))
 
 
 def is_connected(G: Any) -> bool:
     """Whether an undirected graph is connected (NetworkXPointlessConcept for the null graph, as NetworkX)."""
-    G = as_riptide_graph(G)
-    require_undirected(G)
-    if G.number_of_nodes() == 0:
-        raise NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return _count(G) == 1
+    return _is_connected(_checked(G, directed=False))
 
 
 def weakly_connected_components(G: Any) -> Iterator[set]:
@@ -104,22 +109,14 @@ def weakly_connected_components(G: Any) -> Iterator[set]:
     >>> list(weakly_connected_components(from_edgelist([(1, 2), (3, 2), (4, 5)], create_using=DiGraph)))
     [{1, 2, 3}, {4, 5}]
     """
-    G = as_riptide_graph(G)
-    require_directed(G)
-    return _components(G)
+    return _components(_checked(G, directed=True))
 
 
 def number_weakly_connected_components(G: Any) -> int:
     """The number of weakly connected components of a directed graph."""
-    G = as_riptide_graph(G)
-    require_directed(G)
-    return _count(G)
+    return _count(_checked(G, directed=True))
 
 
 def is_weakly_connected(G: Any) -> bool:
     """Whether a directed graph is weakly connected (NetworkXPointlessConcept for the null graph)."""
-    G = as_riptide_graph(G)
-    require_directed(G)
-    if G.number_of_nodes() == 0:
-        raise NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return _count(G) == 1
+    return _is_connected(_checked(G, directed=True))

@@ -30,7 +30,7 @@ def combine_id_columns(columns: list[Any]) -> Any:
     if all(isinstance(c, NumericColumn) and c.mask is None for c in columns) and len(columns) > 1:
         xp = columns[0].xp
         common = np.result_type(*[c.data.dtype for c in columns])
-        if common.kind in "iub" or common.kind == "f":
+        if common.kind in "iubf":
             return NumericColumn(xp.concatenate([c.data.astype(common, copy=False) for c in columns]))
     kinds = {type(c).__name__ for c in columns}
     if len(kinds) > 1 or (kinds == {"NumericColumn"} and len({str(c.dtype) for c in columns}) > 1):

@@ -17,7 +17,7 @@ import numpy as np
 
 from riptide import _device
 from riptide.core.kernels.scatter import scatter_min
-from riptide.core.kernels.segments import gather_segments
+from riptide.core.kernels.segments import gather_segments, take_offsets
 from riptide.graph._checks import as_riptide_graph
 from riptide.graph.exceptions import NetworkXError, NodeNotFound
 
@@ -30,7 +30,7 @@ def bfs_frontiers(G: Any, sources: Any, cutoff: float | None = None) -> Iterator
 
     >>> from riptide.graph import from_edgelist
     >>> G = from_edgelist([(5, 3), (5, 1), (1, 2), (3, 2), (2, 4)])
-    >>> [[G.nodes[i] for i in f.tolist()] for f in bfs_frontiers(G, np.array([0]))]
+    >>> [[G.nodes[i] for i in f.tolist()] for f in bfs_frontiers(G, G.xp.asarray([0]))]
     [[5], [3, 1], [2], [4]]
     """
     xp = G.xp
@@ -44,9 +44,7 @@ def bfs_frontiers(G: Any, sources: Any, cutoff: float | None = None) -> Iterator
         yield frontier
         if cutoff is not None and level >= cutoff:
             return
-        starts = offsets[frontier]
-        new_offsets = xp.zeros(frontier.shape[0] + 1, dtype=np.int64)
-        xp.cumsum(offsets[frontier + 1] - starts, out=new_offsets[1:])
+        starts, new_offsets = take_offsets(offsets, frontier, xp)  # the frontier's CSR rows, gathered in order
         neighbours = gather_segments(indices, starts, new_offsets, xp)
         neighbours = neighbours[~reached[neighbours]]
         frontier = _first_occurrences(neighbours, claim, xp)
@@ -105,7 +103,6 @@ def bfs_layers(G: Any, sources: Any) -> Iterator[list]:
 
 
 def _layers(G: Any, first: list) -> Iterator[list]:
-    labels = G._host_labels()
     start = _device.to_device(np.asarray([G._id_of(s) for s in first], dtype=np.int64), G.xp)
     for level, frontier in enumerate(bfs_frontiers(G, start)):
-        yield first if level == 0 else [labels[i] for i in _device.to_host(frontier).tolist()]
+        yield first if level == 0 else G._labels_of(frontier)

@@ -32,7 +32,6 @@ PIECE = 8 << 20  # bytes per parallel read (and per copy to the device)
 
 _pinned_lock = threading.Lock()
 _pinned: list[Any] = [None]  # the reusable pinned staging buffer (grows; allocating pinned memory is slow)
-_streams = threading.local()
 
 
 def read_file(path: str, xp: types.ModuleType) -> Any:
@@ -57,10 +56,14 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
     import cupy as cp
     import cupyx
 
+    from riptide import _transfer
+
     device = cp.empty(max(total, 1), dtype=np.uint8)[:total]
     # The copies run on other streams: the memory pool may have handed out a block that kernels still queued on
     # this stream used before it was freed.
-    cp.cuda.get_current_stream().synchronize()
+    caller = cp.cuda.get_current_stream()
+    caller.synchronize()
+    ready = caller.record()  # (already complete: the worker threads' streams wait on nothing more)
     with _pinned_lock:
         if _pinned[0] is None or _pinned[0].size < total:
             grown = max(total, 1, 2 * (0 if _pinned[0] is None else _pinned[0].size))
@@ -69,22 +72,13 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
         host = _pinned[0]
 
         def to_device(lo: int, n: int) -> None:
-            stream = _thread_stream()
+            stream = _transfer._thread_stream(cp, after=ready)[0]  # this worker thread's non-blocking stream
             cp.cuda.runtime.memcpyAsync(device.data.ptr + lo, host.ctypes.data + lo, n,
                                         cp.cuda.runtime.memcpyHostToDevice, stream.ptr)  # fmt: skip
             stream.synchronize()
 
         _pread_all(path, pieces, host, to_device)
     return device
-
-
-def _thread_stream() -> Any:
-    import cupy as cp
-
-    stream = getattr(_streams, "stream", None)
-    if stream is None:
-        stream = _streams.stream = cp.cuda.Stream(non_blocking=True)
-    return stream
 
 
 def _pread_all(path: str, pieces: list, host: np.ndarray, then: Any) -> None:

@@ -62,6 +62,7 @@ import pandas as pd
 from riptide import _device
 from riptide.core.kernels import segments
 from riptide.io._device_read import read_file
+from riptide.io.csv import _FALSE, _TRUE
 
 __all__ = ["read_csv_device"]
 
@@ -641,16 +642,10 @@ def _has_numeric_na(na_values: Any) -> bool:
     return False
 
 
-def _every_case(word: str) -> list[bytes]:
-    """``word`` in every mix of upper and lower case: pandas reads ``tRuE`` as True."""
-    spellings = [""]
-    for ch in word:
-        spellings = [s + c for s in spellings for c in {ch.lower(), ch.upper()}]
-    return sorted(w.encode("ascii") for w in spellings)
-
-
-_TRUE_WORDS = _every_case("true")
-_FALSE_WORDS = _every_case("false")
+# ``true`` / ``false`` in every mix of upper and lower case (pandas reads ``tRuE`` as True), as the pyarrow path
+# spells them
+_TRUE_WORDS = sorted(w.encode("ascii") for w in _TRUE)
+_FALSE_WORDS = sorted(w.encode("ascii") for w in _FALSE)
 
 
 def _numeric(data: Any) -> Any:

@@ -45,13 +45,15 @@ import pyarrow as pa
 from riptide import _device
 from riptide.io import _files
 from riptide.io._arrow import frame_from_pieces, frame_from_table, table_from_frame, table_schema
+from riptide.io.parquet_parallel import WRITE_ROWS, frame_row_ranges, write_row_groups
 
 __all__ = ["read_parquet", "to_parquet"]
 
 DEVICE_DECODE: Any = "auto"  # decode on the device: "auto" on the GPU; True / False: always / never
 PIPELINE: Any = "auto"  # read and write in overlapped pieces: "auto" on the GPU only; True / False: always / never
 PIECE_BYTES = 128 << 20  # decoded bytes per piece read (row groups are gathered up to this size)
-WRITE_ROWS = 1 << 20  # rows per row group (and per overlapped piece) when writing, as pyarrow's default
+# WRITE_ROWS (rows per row group, and per overlapped piece, when writing: pyarrow's default) is
+# :data:`riptide.io.parquet_parallel.WRITE_ROWS`, imported above; to_parquet reads it from this module.
 
 
 def _device_decode() -> bool:
@@ -67,7 +69,7 @@ def _pipelined() -> bool:
     return _device.is_gpu() if PIPELINE == "auto" else bool(PIPELINE)
 
 
-def _pieces_of(pf: Any, columns: Any) -> list[list[int]] | None:
+def _pieces_of(pf: Any) -> list[list[int]] | None:
     """Row groups gathered into pieces of about ``PIECE_BYTES``; None when overlap cannot pay (or is not safe)."""
     metadata = pf.metadata
     schema = pf.schema_arrow
@@ -147,16 +149,17 @@ def read_parquet(path: Any, engine: str = "auto", columns: list | None = None, s
     if kwargs.pop("dtype_backend", None) is not None:
         raise NotImplementedError("riptide reads Parquet with pandas' default dtypes; dtype_backend is not supported")
     path = _files.stringify_path(path)
-    local_file = isinstance(path, str) and not _files.is_url(path) and os.path.isfile(path)
-    if local_file and filters is None and not kwargs and _device_decode():
+    # the device decoder and the overlapped reader take a local file read whole (else: pyarrow, whole table)
+    whole_local_file = (filters is None and not kwargs and isinstance(path, str) and not _files.is_url(path)
+                        and os.path.isfile(path))  # fmt: skip
+    if whole_local_file and _device_decode():
         from riptide.io import parquet_device
 
         with _files.naming_the_file("Parquet", path):
             frame = parquet_device.read_parquet_device(path, columns)
         if frame is not None:
             return frame
-    if (_pipelined() and filters is None and not kwargs and isinstance(path, str) and not _files.is_url(path)
-            and os.path.isfile(path)):  # fmt: skip
+    if whole_local_file and _pipelined():
         frame = _read_overlapped(path, columns)
         if frame is not None:
             return frame
@@ -170,7 +173,7 @@ def _read_overlapped(path: str, columns: Any) -> Any:
 
     with _files.naming_the_file("Parquet", path):
         pf = pq.ParquetFile(path)
-        pieces = _pieces_of(pf, columns)
+        pieces = _pieces_of(pf)
         if pieces is None:
             return None
         return frame_from_pieces(_read_pieces(pf, pieces, columns))
@@ -182,8 +185,6 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
     """Write ``frame`` as Parquet (returns the bytes when ``path`` is None), as ``pandas.DataFrame.to_parquet``."""
     import pyarrow.parquet as pq
 
-    from riptide.io.parquet_parallel import write_row_groups
-
     if engine not in ("auto", "pyarrow"):
         raise ValueError(f"riptide writes Parquet with pyarrow; engine={engine!r} is not supported")
     _check_labels(frame)
@@ -191,7 +192,8 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
     overlapped = _pipelined() and partition_cols is None and path is not None and len(frame) > WRITE_ROWS
     # (the schema and metadata are checked, and the table built, here even when written in pieces: errors surface
     # before the target is touched)
-    table = table_from_frame(frame, index) if not overlapped else table_schema(frame, index).empty_table()
+    schema = table_schema(frame, index) if overlapped else None
+    table = table_from_frame(frame, index) if not overlapped else schema.empty_table()
     if partition_cols is not None:
         if path is None or _files.is_file_like(path):
             raise ValueError("partition_cols needs a directory path")
@@ -199,27 +201,20 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
         pq.write_to_dataset(table, root, partition_cols=list(partition_cols), compression=compression,
                             filesystem=filesystem, **kwargs)  # fmt: skip
         return None
+    rows = kwargs.pop("row_group_size", None) or WRITE_ROWS
     if path is None:
         buffer = io.BytesIO()
-        write_row_groups(table, buffer, compression=compression, **kwargs)
+        write_row_groups(table, buffer, compression=compression, row_group_size=rows, **kwargs)
         return buffer.getvalue()
     with _files.atomic_target(path) as sink:
         if overlapped:
-            _write_overlapped(frame, index, sink, compression, kwargs.pop("row_group_size", None) or WRITE_ROWS,
-                              **kwargs)  # fmt: skip
+            # encoded on all cores (:mod:`riptide.io.parquet_parallel`): range k+1 is copied to the host while
+            # earlier ranges are encoded and written
+            write_row_groups(frame_row_ranges(frame, index, rows, schema), sink, schema=schema,
+                             compression=compression, row_group_size=rows, **kwargs)  # fmt: skip
         else:
-            write_row_groups(table, sink, compression=compression, **kwargs)
+            write_row_groups(table, sink, compression=compression, row_group_size=rows, **kwargs)
     return None
-
-
-def _write_overlapped(frame: Any, index: bool | None, sink: Any, compression: Any, rows: int, **kwargs: Any) -> None:
-    """Write ``frame`` in row groups of ``rows``, encoded on all cores (:mod:`riptide.io.parquet_parallel`): range
-    k+1 is copied to the host while earlier ranges are encoded and written."""
-    from riptide.io.parquet_parallel import frame_row_ranges, write_row_groups
-
-    schema = table_schema(frame, index)
-    write_row_groups(frame_row_ranges(frame, index, rows, schema), sink, schema=schema, compression=compression,
-                     row_group_size=rows, **kwargs)  # fmt: skip
 
 
 def _check_labels(frame: Any) -> None:

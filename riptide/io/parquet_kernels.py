@@ -85,6 +85,17 @@ DEV i64 warp_sum(i64 v) {
 
 DEV u32 load_u32(const u8* p) { return (u32)p[0] | ((u32)p[1] << 8) | ((u32)p[2] << 16) | ((u32)p[3] << 24); }
 
+// ULEB128 varint at p[ip] (ip < n), at most 6 bytes (a Snappy length, a hybrid run header); bad = 1 when truncated.
+DEV u64 read_uleb(const u8* p, i64 n, i64& ip, int& bad) {
+    u64 v = 0;
+    for (int s = 0;; s += 7) {
+        if (ip >= n || s > 35) { bad = 1; return v; }
+        u32 b = p[ip++];
+        v |= (u64)(b & 0x7f) << s;
+        if (!(b & 0x80)) return v;
+    }
+}
+
 // n bytes from s to d by the lanes of a warp; 4-byte stores where d is aligned.
 DEV void warp_copy(const u8* s, u8* d, i64 n) {
     int lane = lane_id();
@@ -242,13 +253,7 @@ DEV void snappy_warp(const u8* src, i64 n, u8* dst, i64 expect, int* error) {
     i64 ip = 0, op = 0;
     int bad = 0;
     if (lane == 0) {
-        u64 total = 0;
-        for (int s = 0;; s += 7) {
-            if (ip >= n || s > 35) { bad = 1; break; }
-            u32 b = src[ip++];
-            total |= (u64)(b & 0x7f) << s;
-            if (!(b & 0x80)) break;
-        }
+        u64 total = read_uleb(src, n, ip, bad);
         if ((i64)total != expect) bad = 1;
     }
     if (warp_bcast(bad, 0)) { if (lane == 0) fail(error, 2); return; }
@@ -391,13 +396,7 @@ template <class F> DEV int hybrid_warp(const u8* p, i64 len, int bw, i64 count, 
         i64 packed = 0, n = 0, value = 0, start = 0;
         int bad = 0;
         if (lane == 0) {
-            u64 h = 0;
-            for (int s = 0;; s += 7) {
-                if (q >= len || s > 35) { bad = 1; break; }
-                u32 b = p[q++];
-                h |= (u64)(b & 0x7f) << s;
-                if (!(b & 0x80)) break;
-            }
+            u64 h = read_uleb(p, len, q, bad);
             if (!bad && (h & 1)) {
                 packed = 1;
                 n = (i64)(h >> 1) * 8;

@@ -217,15 +217,7 @@ class _Piece:
     def __init__(self, buffer: pa.Buffer):
         self.buffer = buffer  # keeps ``data`` (a view of it) alive until written
         view = memoryview(buffer).cast("B")  # pyarrow exports signed bytes ("b")
-        size = len(view)
-        if size < 12 or bytes(view[:4]) != _MAGIC or bytes(view[-4:]) != _MAGIC:
-            raise ValueError("pyarrow wrote a piece that is not a Parquet file")
-        footer_len = int.from_bytes(view[-8:-4], "little")
-        footer_start = size - 8 - footer_len
-        footer = bytes(view[footer_start : size - 8])
-        self.metadata, end = tc.decode_struct(footer)
-        if end != footer_len:
-            raise ValueError("a piece's Parquet footer has trailing bytes")
+        self.metadata, footer_start = _footer(view)
         self.row_groups = self.metadata.get(_FMD_ROW_GROUPS).items
         self.num_rows = self.metadata.get(_FMD_NUM_ROWS)
         chunks = [chunk for rg in self.row_groups for chunk in rg.get(_RG_COLUMNS).items]
@@ -261,6 +253,19 @@ class _Piece:
             if start < 4 or start + meta.get(_CMD_TOTAL_COMPRESSED) > tail_start:
                 raise ValueError("unexpected layout of a Parquet piece: a column chunk overlaps its tail")
         self.data = view[4:tail_start]
+
+
+def _footer(view: memoryview) -> tuple[tc.Struct, int]:
+    """The ``FileMetaData`` of the Parquet file in ``view`` (bytes pyarrow wrote), and where the footer starts."""
+    size = len(view)
+    if size < 12 or bytes(view[:4]) != _MAGIC or bytes(view[-4:]) != _MAGIC:
+        raise ValueError("pyarrow wrote a piece that is not a Parquet file")
+    footer_len = int.from_bytes(view[-8:-4], "little")
+    footer_start = size - 8 - footer_len
+    metadata, end = tc.decode_struct(bytes(view[footer_start : size - 8]))
+    if end != footer_len:
+        raise ValueError("a piece's Parquet footer has trailing bytes")
+    return metadata, footer_start
 
 
 def _slice(view: memoryview, at: int, length: int | None, limit: int) -> bytes:
@@ -313,9 +318,7 @@ class _Stitcher:
 
         out = pa.BufferOutputStream()
         pq.write_table(schema.empty_table(), out, compression=self.compression, **self.kwargs)
-        data = out.getvalue().to_pybytes()
-        n = int.from_bytes(data[-8:-4], "little")
-        return tc.decode_struct(data, len(data) - 8 - n, len(data) - 8)[0]
+        return _footer(memoryview(out.getvalue()).cast("B"))[0]
 
     def run(self, first: pa.Table, rest: Iterator[pa.Table], threads: int) -> None:
         in_flight = threading.BoundedSemaphore(2 * threads)

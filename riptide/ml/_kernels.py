@@ -364,11 +364,13 @@ def kmeans_plan(n_features: int, n_clusters: int, mode: int, threads: int = THRE
         rows -= rows % 32
     if rows < 4 or (E + threads) > budget:
         return None
-    while rows > 4 and _step_doubles(d, k, rows, groups, threads) > budget:
+    step = _step_doubles(d, k, rows, groups, threads)
+    while rows > 4 and step > budget:
         rows -= 1  # the tile is at least one reduction slot per thread
-    if _step_doubles(d, k, rows, groups, threads) > budget:
+        step = _step_doubles(d, k, rows, groups, threads)
+    if step > budget:
         return None
-    return KMeansPlan(rows, groups, 8 * _step_doubles(d, k, rows, groups, threads), 8 * (E + threads))
+    return KMeansPlan(rows, groups, 8 * step, 8 * (E + threads))
 
 
 def _step_doubles(d: int, k: int, rows: int, groups: int, threads: int) -> int:

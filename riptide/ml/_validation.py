@@ -44,11 +44,13 @@ from riptide import _device
 __all__ = [
     "FLOAT_DTYPES",
     "input_namespace",
+    "on_device",
     "compute_namespace",
     "check_input",
     "validate_data",
     "check_sample_weight",
     "to_output",
+    "host_form",
 ]
 
 FLOAT_DTYPES = (np.float64, np.float32)
@@ -75,20 +77,25 @@ def input_namespace(obj: Any) -> types.ModuleType | None:
     return None
 
 
-def compute_namespace(*objs: Any) -> types.ModuleType:
-    """Where the work on these inputs runs: the namespace of the first device-resident one, else riptide's
-    current device."""
+def on_device(*objs: Any) -> types.ModuleType | None:
+    """The namespace of the first device-resident input, or None when all are host objects."""
     for obj in objs:
         ns = input_namespace(obj)
         if ns is not None:
             return ns
-    return _device.xp()
+    return None
 
 
-def to_output(result: Any, X: Any) -> Any:
-    """An array result in the form the caller expects: NumPy for host input X, else as computed (CuPy on the GPU,
-    NumPy for a riptide object on the CPU)."""
-    return _device.to_host(result) if input_namespace(X) is None else result
+def compute_namespace(*objs: Any) -> types.ModuleType:
+    """Where the work on these inputs runs: the namespace of the first device-resident one, else riptide's
+    current device."""
+    return on_device(*objs) or _device.xp()
+
+
+def to_output(result: Any, *inputs: Any) -> Any:
+    """An array result in the form the caller expects: NumPy when every input is a host object, else as computed
+    (CuPy on the GPU, NumPy for a riptide object on the CPU)."""
+    return _device.to_host(result) if on_device(*inputs) is None else result
 
 
 # --------------------------------------------------------------------------- device-resident inputs
@@ -117,12 +124,13 @@ def _as_array(obj: Any, xp: types.ModuleType) -> Any:
     return xp.asarray(obj)
 
 
-def _host_form(obj: Any) -> Any:
-    """What scikit-learn is shown of a device-resident input: pandas for riptide objects, NumPy for arrays."""
+def host_form(obj: Any) -> Any:
+    """What scikit-learn is shown of an input: pandas for riptide objects, NumPy for device arrays, host inputs
+    (and None) as they are."""
     DataFrame, Series = _riptide_types()
     if isinstance(obj, DataFrame | Series):
         return obj.to_pandas()
-    return _device.to_host(obj)
+    return _device.to_host(obj) if _device.is_device_array(obj) else obj
 
 
 def _target_dtype(dtype_now: np.dtype, dtype: Any) -> np.dtype | None:
@@ -170,7 +178,7 @@ def check_input(X: Any, *, dtype: Any = "numeric", allow_nan: bool = False, ensu
         return _device.to_device(_sk_check_array(X, **kwargs), xp), xp
     A = _as_array(X, xp)
     if A is None:  # riptide columns only the host path can convert: scikit-learn converts or raises
-        return _device.to_device(_sk_check_array(_host_form(X), **kwargs), xp), xp
+        return _device.to_device(_sk_check_array(host_form(X), **kwargs), xp), xp
     shape_ok = (A.ndim == 2 if ensure_2d else A.ndim <= 2) and A.dtype.kind in "biuf"
     shape_ok = shape_ok and (A.ndim == 0 or A.shape[0] >= ensure_min_samples)
     shape_ok = shape_ok and (A.ndim != 2 or A.shape[1] >= ensure_min_features)
@@ -181,7 +189,7 @@ def check_input(X: Any, *, dtype: Any = "numeric", allow_nan: bool = False, ensu
         if _all_finite(A, xp, allow_nan):
             return A, xp
     # a check failed: scikit-learn raises its own exception on the host copy
-    checked = _sk_check_array(_host_form(X), **kwargs)
+    checked = _sk_check_array(host_form(X), **kwargs)
     return _device.to_device(checked, xp), xp  # (reached only if scikit-learn accepts what we did not)
 
 
@@ -194,7 +202,7 @@ def _check_target(y: Any, xp: types.ModuleType, *, multi_output: bool, y_numeric
         if _all_finite(Y, xp, allow_nan=False):
             return Y
     # a column vector (warned about and raveled) or an error: scikit-learn decides on the host copy
-    return _device.to_device(_check_y(_host_form(y), multi_output=multi_output, y_numeric=y_numeric,
+    return _device.to_device(_check_y(host_form(y), multi_output=multi_output, y_numeric=y_numeric,
                                       estimator=estimator), xp)  # fmt: skip
 
 
@@ -218,9 +226,11 @@ def validate_data(estimator: Any, X: Any, y: Any = _NO_VALIDATION, *, reset: boo
 
     xp = compute_namespace(X, None if not with_y else y)
     DataFrame, _ = _riptide_types()
-    names_proxy = pd.DataFrame(columns=X.columns) if isinstance(X, DataFrame) else X
-    _check_feature_names(estimator, names_proxy if isinstance(X, DataFrame) or input_namespace(X) is None else None,
-                         reset=reset)  # fmt: skip
+    if isinstance(X, DataFrame):
+        names = pd.DataFrame(columns=X.columns)  # the column labels, without the data
+    else:
+        names = X if input_namespace(X) is None else None
+    _check_feature_names(estimator, names, reset=reset)
     if with_y and y is None and get_tags(estimator).target_tags.required:
         raise ValueError(f"This {type(estimator).__name__} estimator requires y to be passed, but the target y "
                          "is None.")  # fmt: skip
@@ -257,7 +267,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int, dtype: Any, xp: type
                 ok &= (w >= 0).all()
             if bool(ok):  # one scalar read: the weights' validity
                 return w
-        sample_weight = _host_form(sample_weight)  # scikit-learn raises its own error on the host copy
+        sample_weight = host_form(sample_weight)  # scikit-learn raises its own error on the host copy
     proxy = np.empty((n_samples, 0), dtype=dtype)  # scikit-learn reads only the sample count and dtype of X
     checked = _check_sample_weight(sample_weight, proxy, dtype=dtype, ensure_non_negative=ensure_non_negative)
     return _device.to_device(checked, xp)

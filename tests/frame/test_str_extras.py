@@ -16,23 +16,17 @@ from hypothesis import strategies as st
 
 import riptide as rt
 from riptide.errors import HostFallbackWarning
+from tests.frame.test_str_accessor import same
+from tests.frame.test_str_accessor import str_series as _str_series
 
 _ALPHABET = "aAb1 -|\u00a0é中😀ß"
 texts = st.text(alphabet=_ALPHABET, max_size=8)
 small = st.one_of(st.none(), st.integers(-10, 10))
 
 
-@st.composite
-def str_series(draw, alphabet: str = _ALPHABET, max_size: int = 25) -> pd.Series:
-    values = draw(st.lists(st.one_of(st.none(), st.text(alphabet=alphabet, max_size=8)), max_size=max_size))
-    s = pd.Series(values, dtype="str", name=draw(st.sampled_from([None, "s"])))
-    if draw(st.booleans()) and len(s):
-        s.index = pd.RangeIndex(10, 10 + 2 * len(s), 2)
-    return s
-
-
-def same(s: pd.Series, call) -> None:
-    check_same_outcome(lambda: call(rt.Series(s).str), lambda: call(s.str), assert_series_equal)
+def str_series(alphabet: str = _ALPHABET, max_size: int = 25) -> st.SearchStrategy:
+    """test_str_accessor's string Series, over this file's alphabet."""
+    return _str_series(alphabet, max_size)
 
 
 # --- new methods on the str dtype ----------------------------------------------------------------------------------

@@ -12,12 +12,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import riptide as rt  # noqa: E402
-from riptide import _device  # noqa: E402
 from riptide.ml import linear_model as rtl  # noqa: E402
-
-
-def _host(value):
-    return value if np.isscalar(value) else _device.to_host(value)
+from tests.ml._support import host as _host  # noqa: E402
 
 
 def _assert_same(ours, theirs, attrs, rtol=1e-6, atol=1e-9):

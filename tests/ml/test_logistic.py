@@ -16,12 +16,8 @@ from hypothesis import strategies as st  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
 import riptide as rt  # noqa: E402
-from riptide import _device  # noqa: E402
 from riptide.ml.linear_model import LogisticRegression  # noqa: E402
-
-
-def _host(a):
-    return _device.to_host(a)
+from tests.ml._support import host as _host  # noqa: E402
 
 
 def _data(seed, n, d, k):

@@ -17,10 +17,7 @@ from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
 import riptide as rt  # noqa: E402
 from riptide import _device  # noqa: E402
 from riptide.ml import metrics as rtm  # noqa: E402
-
-
-def _host(value):
-    return value if value is None or np.isscalar(value) or isinstance(value, float) else _device.to_host(value)
+from tests.ml._support import host as _host  # noqa: E402
 
 
 def _device_form(a):
@@ -122,6 +119,11 @@ def test_classification_errors_are_sklearns():
         rtm.accuracy_score(rt.Series([0, 1, 1]), rt.Series([0, 1]))
     with pytest.raises(ValueError, match="average"):
         rtm.f1_score([0, 1], [0, 1], average="bogus")
+    for name in ("accuracy_score", "confusion_matrix", "f1_score"):  # text weights: scikit-learn's error, not 0
+        with pytest.raises((TypeError, ValueError)) as theirs:
+            getattr(skm, name)([0, 1], [0, 1], sample_weight=["a", "b"])
+        with pytest.raises(theirs.type):
+            getattr(rtm, name)([0, 1], [0, 1], sample_weight=["a", "b"])
     multilabel = np.array([[1, 0], [0, 1], [1, 1]])
     _both("accuracy_score", multilabel, multilabel[::-1])  # host path, device result type
     _both("f1_score", multilabel, multilabel[::-1], average="samples")

@@ -11,13 +11,9 @@ import sklearn.linear_model as skl  # noqa: E402
 import sklearn.model_selection as skms  # noqa: E402
 
 import riptide as rt  # noqa: E402
-from riptide import _device  # noqa: E402
 from riptide.ml import model_selection as rms  # noqa: E402
 from riptide.ml.linear_model import LogisticRegression, Ridge  # noqa: E402
-
-
-def _host(a):
-    return a.to_pandas().to_numpy() if isinstance(a, rt.DataFrame | rt.Series) else _device.to_host(a)
+from tests.ml._support import host as _host  # noqa: E402
 
 
 def _data(seed=0, n=60):

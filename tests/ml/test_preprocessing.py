@@ -15,13 +15,10 @@ from hypothesis.extra import numpy as hnp  # noqa: E402
 import riptide as rt  # noqa: E402
 from riptide import _device  # noqa: E402
 from riptide.ml import preprocessing as rtp  # noqa: E402
+from tests.ml._support import host as _host  # noqa: E402
 
 ATTRS = {"StandardScaler": ["mean_", "var_", "scale_", "n_samples_seen_"],
          "MinMaxScaler": ["min_", "scale_", "data_min_", "data_max_", "data_range_", "n_samples_seen_"]}  # fmt: skip
-
-
-def _host(value):
-    return value if value is None or np.isscalar(value) else _device.to_host(value)
 
 
 def _assert_same(ours, theirs, name):

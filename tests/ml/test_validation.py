@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("sklearn")
 
 from sklearn.base import clone  # noqa: E402
-from sklearn.exceptions import NotFittedError  # noqa: E402
+from sklearn.exceptions import NotFittedError, UndefinedMetricWarning  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler as SkStandardScaler  # noqa: E402
 from sklearn.utils._param_validation import InvalidParameterError  # noqa: E402
@@ -94,6 +94,9 @@ def test_riptide_series_target_and_weights():
     theirs = SkLR().fit(X, Y, sample_weight=weights)
     np.testing.assert_allclose(_device.to_host(ours.coef_), theirs.coef_, rtol=1e-9)
     assert np.isclose(ours.score(frame, rt.Series(Y)), theirs.score(X, Y), rtol=1e-12)
+    one = rt.DataFrame({"a": X[:1, 0], "b": X[:1, 1], "c": X[:1, 2]})
+    with pytest.warns(UndefinedMetricWarning, match="less than two samples"):  # scikit-learn's r2_score: nan
+        assert np.isnan(ours.score(one, rt.Series(Y[:1]))) and np.isnan(theirs.score(X[:1], Y[:1]))
 
 
 # --------------------------------------------------------------------------- bad input, as scikit-learn

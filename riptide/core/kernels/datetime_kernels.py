@@ -4,7 +4,7 @@
 GPU each is a pass over the column, so ``s.dt.year`` over 1e8 values read and wrote ~30 GB. The kernels here read
 each int64 tick once and write the result once, in the result's final dtype, so a field costs 12 bytes a row
 (int64 in, int32 out) and ``floor`` 16. The NumPy code stays the CPU path and the reference (the *xp twin*): the
-kernels compute the same values with the same arithmetic, and :mod:`tests.core.test_datetime_kernels` runs this
+kernels compute the same values with the same arithmetic, and :mod:`tests.core.test_kernel_emulation` runs this
 source on the CPU (compiled by g++) against it.
 
 * **Fields.** The field and the unit are compile-time constants (``-DFIELD``, ``-DPER_SECOND``), so the kernel

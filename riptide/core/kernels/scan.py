@@ -10,7 +10,9 @@ from __future__ import annotations
 import types
 from typing import Any
 
-__all__ = ["running"]
+import numpy as np
+
+__all__ = ["exclusive_cumsum", "running"]
 
 _UFUNC = {"cummin": "minimum", "cummax": "maximum"}
 
@@ -31,6 +33,19 @@ def running(op: str, values: Any, xp: types.ModuleType) -> Any:
         return ufunc.accumulate(values)
     except (NotImplementedError, TypeError, AttributeError):
         return _doubling_scan(ufunc, values, xp)
+
+
+def exclusive_cumsum(flags: Any, xp: types.ModuleType, dtype: Any = np.int64) -> Any:
+    """Running counts with a leading 0 (``n + 1`` values): ``out[j] - out[i]`` counts ``flags[i:j]``, so one scan
+    answers "how many flagged bytes between two positions" for every row at once.
+
+    >>> import numpy as np
+    >>> exclusive_cumsum(np.array([True, False, True]), np).tolist()
+    [0, 1, 1, 2]
+    """
+    out = xp.zeros(flags.shape[0] + 1, dtype=dtype)
+    xp.cumsum(flags.astype(dtype, copy=False), out=out[1:])
+    return out
 
 
 def _doubling_scan(ufunc: Any, values: Any, xp: types.ModuleType) -> Any:

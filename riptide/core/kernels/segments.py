@@ -11,7 +11,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["row_of_each_element", "take_offsets", "segment_positions", "gather_segments", "take_pieces_host"]
+from riptide import _device
+
+__all__ = ["row_of_each_element", "take_offsets", "segment_positions", "gather_segments", "take_pieces_host",
+           "run_end", "pieces_to_host"]
 
 
 def row_of_each_element(offsets: Any, xp: types.ModuleType) -> Any:
@@ -97,3 +100,32 @@ def take_pieces_host(buffer: np.ndarray, cuts: np.ndarray, indices: np.ndarray) 
     chars = (np.frombuffer(chars_buf, dtype=np.uint8)[first:last] if chars_buf is not None and last > first
              else np.zeros(0, dtype=np.uint8))  # fmt: skip
     return offsets, chars
+
+
+def run_end(flags: Any, pos: Any, ends: Any, xp: types.ModuleType) -> Any:
+    """Per row, the first position at or after ``pos`` whose element is not flagged, at most the row's end
+    ``ends`` (``flags`` covers the whole buffer): the end of a run of digits, blanks, ... starting at ``pos``.
+
+    >>> is_digit = np.frombuffer(b"12a345", np.uint8) < 58
+    >>> run_end(is_digit, np.array([0, 3]), np.array([3, 6]), np).tolist()
+    [2, 6]
+    """
+    total = flags.shape[0]
+    stops = xp.concatenate([xp.flatnonzero(~flags), xp.asarray(np.array([total], dtype=np.int64))])
+    nxt = stops[xp.searchsorted(stops, xp.clip(pos, 0, total), side="left")]
+    return xp.minimum(nxt, xp.maximum(ends, pos))
+
+
+def pieces_to_host(values: Any, starts: Any, ends: Any, xp: types.ModuleType) -> list[bytes]:
+    """The pieces ``values[starts[i] : ends[i]]`` of a uint8 buffer as Python ``bytes`` on the host: one gather on
+    the device, then one copy of just those bytes and their bounds (for the few rows a device parser leaves to
+    Python).
+
+    >>> pieces_to_host(np.frombuffer(b"abcdef", np.uint8), np.array([4, 0]), np.array([6, 2]), np)
+    [b'ef', b'ab']
+    """
+    new_offsets = xp.zeros(starts.shape[0] + 1, dtype=np.int64)
+    xp.cumsum(ends - starts, out=new_offsets[1:])
+    data = _device.to_host(gather_segments(values, starts, new_offsets, xp)).tobytes()
+    bounds = _device.to_host(new_offsets).tolist()
+    return [data[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]

@@ -5,8 +5,8 @@ decimal text as pandas writes it (``str(int)``, ``"True"``/``"False"``). The dig
 over rows: each row's length comes from comparisons of its magnitude with the powers of ten, the offsets are an
 exclusive ``cumsum`` of the lengths, and every output byte finds its row (``row_of_each_element``) and its digit
 rank, so the digit is ``magnitude // 10**rank % 10``, a gather. The magnitude is computed in uint64, so
-``int64`` min and ``uint64`` max are exact. Floats are *not* formatted here: pandas writes Python's ``repr``
-(the shortest text that round-trips), which needs a Ryu/Grisu-style algorithm; they keep the host path.
+``int64`` min and ``uint64`` max are exact. Floats are formatted by :mod:`riptide.core.ops.format_float`
+(Python's ``repr``, the shortest text that round-trips, needs its own algorithm).
 
 **Text to numbers.** pandas' ``astype`` applies Python's ``int()``/``float()`` to every string, whose grammar is
 wider than ``to_numeric``'s (underscores, non-ASCII digits and spaces, ``nan``). The device parser
@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import NumericColumn, StringColumn
 from riptide.core.kernels import segments
@@ -137,13 +136,11 @@ def _settle_on_host(values: Any, rows_flag: Any, column: StringColumn, convert: 
     rows = xp.flatnonzero(rows_flag)
     if rows.shape[0] == 0:
         return values
-    starts, new_offsets = segments.take_offsets(column.offsets, rows, xp)
-    data = _device.to_host(segments.gather_segments(column.chars, starts, new_offsets, xp)).tobytes()
-    bounds_host = _device.to_host(new_offsets)
+    texts = segments.pieces_to_host(column.chars, column.offsets[:-1][rows], column.offsets[1:][rows], xp)
     converted = []
     # A deliberate host loop over the rows the device parser leaves (rare spellings, errors, huge integers).
-    for i in range(bounds_host.shape[0] - 1):
-        text = data[bounds_host[i] : bounds_host[i + 1]].decode("utf-8")
+    for raw in texts:
+        text = raw.decode("utf-8")
         try:
             number = convert(text)
         except (ValueError, TypeError):

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from riptide.core.kernels.scan import exclusive_cumsum
+from riptide.core.kernels.segments import run_end
 from riptide.core.ops.datetime_fields import days_from_civil
 
 __all__ = [
@@ -456,7 +458,7 @@ def parse_format(offsets: Any, chars: Any, valid: Any, plan: FormatPlan, exact: 
     for code in _WHITESPACE:
         is_ws |= body == code
     is_digit = (body >= 48) & (body <= 57)
-    high = _exclusive_cumsum(body >= 128, xp)
+    high = exclusive_cumsum(body >= 128, xp)
     non_ascii = (high[ends] - high[starts]) > 0
 
     if exact or plan.strict:
@@ -533,20 +535,6 @@ def parse_format(offsets: Any, chars: Any, valid: Any, plan: FormatPlan, exact: 
                        fine=fine & ok)  # fmt: skip
 
 
-def _exclusive_cumsum(flags: Any, xp: Any) -> Any:
-    out = xp.zeros(flags.shape[0] + 1, dtype=np.int64)
-    xp.cumsum(flags.astype(np.int64), out=out[1:])
-    return out
-
-
-def _run_end(flags: Any, pos: Any, ends: Any, xp: Any) -> Any:
-    """First position at or after ``pos`` (within the row) whose byte is not flagged."""
-    stops = xp.flatnonzero(~flags)
-    stops = xp.concatenate([stops, xp.asarray(np.array([flags.shape[0]], dtype=np.int64))])
-    nxt = stops[xp.searchsorted(stops, xp.clip(pos, 0, flags.shape[0]), side="left")]
-    return xp.minimum(nxt, xp.maximum(ends, pos))
-
-
 def _words(starts: Any, ends: Any, padded: Any, total: int, words: tuple[str, ...], xp: Any) -> Any:
     """Rows that are exactly one of ``words``."""
     lengths = ends - starts
@@ -614,7 +602,7 @@ def _walk(plan: FormatPlan, starts: Any, ends: Any, padded: Any, is_ws: Any, is_
                 ok = ok & (at(pos) == 32)
                 pos = pos + 1
             else:
-                stop = _run_end(is_ws, pos, ends, xp)
+                stop = run_end(is_ws, pos, ends, xp)
                 ok = ok & (stop > pos)
                 pos = stop
         elif text in ("Y", "y"):
@@ -651,7 +639,7 @@ def _walk(plan: FormatPlan, starts: Any, ends: Any, padded: Any, is_ws: Any, is_
             fields["julian"] = xp.where(three, v3, xp.where(two, v2, digit(pos)))
             pos = pos + xp.where(three, 3, xp.where(two, 2, 1))
         elif text == "f":
-            run = _run_end(is_digit, pos, ends, xp) - pos
+            run = run_end(is_digit, pos, ends, xp) - pos
             width = xp.minimum(run, 9)
             if plan.strict:
                 ok = ok & (run <= 9)
@@ -704,7 +692,7 @@ def _walk(plan: FormatPlan, starts: Any, ends: Any, padded: Any, is_ws: Any, is_
             if plan.strict:
                 has_s = xp.zeros(n, dtype=bool)
             end = xp.where(has_s, sstart + 2, spos)
-            frac_run = _run_end(is_digit, end + 1, ends, xp) - (end + 1)
+            frac_run = run_end(is_digit, end + 1, ends, xp) - (end + 1)
             has_frac = has_s & (at(end) == ord(".")) & (frac_run >= 1)
             end = xp.where(has_frac, end + 1 + xp.minimum(frac_run, 6), end)
             good = signed & good_h & good_m

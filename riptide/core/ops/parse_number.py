@@ -29,8 +29,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from riptide import _device
 from riptide.core.kernels import segments
+from riptide.core.kernels.scan import exclusive_cumsum
 
 __all__ = ["NumberParse", "parse_numbers"]
 
@@ -50,12 +50,6 @@ class NumberParse(NamedTuple):
     invalid: Any  # text that is not a number for pandas
     empty: Any  # the empty string (pandas: missing)
     host_rows: int  # how many rows were parsed with float() on the host
-
-
-def _exclusive_cumsum(flags: Any, xp: types.ModuleType, dtype: Any = np.int64) -> Any:
-    out = xp.zeros(flags.shape[0] + 1, dtype=dtype)
-    xp.cumsum(flags.astype(dtype, copy=False), out=out[1:])
-    return out
 
 
 def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse:
@@ -89,7 +83,7 @@ def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse
         # Position of the k-th flagged byte at or after pos: running[j] >= running[pos] + k first holds at j = p+1.
         return xp.searchsorted(running, running[pos] + k, side="left") - 1
 
-    nonws = _exclusive_cumsum(~is_ws, xp)
+    nonws = exclusive_cumsum(~is_ws, xp)
     n_nonws = nonws[ends] - nonws[starts]
     has_text = n_nonws > 0
     s = xp.where(has_text, first_at_or_after(nonws, starts), starts)
@@ -98,7 +92,7 @@ def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse
     has_sign = has_text & ((at(s) == 43) | (at(s) == 45))
     negative = has_sign & (at(s) == 45)
     p0 = s + has_sign
-    e_run = _exclusive_cumsum(is_e, xp)
+    e_run = exclusive_cumsum(is_e, xp)
     n_e = e_run[e] - e_run[s]
     epos = xp.where(n_e >= 1, first_at_or_after(e_run, s), e)
     exp_sign = (n_e >= 1) & (epos + 1 < e) & ((at(epos + 1) == 43) | (at(epos + 1) == 45))
@@ -108,18 +102,18 @@ def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse
     def count(flags_run: Any, lo: Any, hi: Any) -> Any:
         return flags_run[hi] - flags_run[lo]
 
-    dot_run = _exclusive_cumsum(is_dot, xp)
-    digit_run = _exclusive_cumsum(is_digit, xp)
+    dot_run = exclusive_cumsum(is_dot, xp)
+    digit_run = exclusive_cumsum(is_digit, xp)
     n_dot_m = count(dot_run, p0, epos)
     n_mdig = count(digit_run, p0, epos)
     n_edig = xp.where(n_e >= 1, count(digit_run, edig0, e), 0)
     numeric = (
         has_text
-        & (count(_exclusive_cumsum(is_other, xp), s, e) == 0)
+        & (count(exclusive_cumsum(is_other, xp), s, e) == 0)
         & (n_e <= 1)
         & (n_dot_m <= 1)
         & (count(dot_run, s, e) == n_dot_m)
-        & (count(_exclusive_cumsum(is_sign, xp), s, e) == has_sign.astype(np.int64) + exp_sign)
+        & (count(exclusive_cumsum(is_sign, xp), s, e) == has_sign.astype(np.int64) + exp_sign)
         & (n_mdig >= 1)
         & ((n_e == 0) | (n_edig >= 1))
     )
@@ -136,10 +130,10 @@ def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse
     row = segments.row_of_each_element(offsets, xp)
     pos = xp.arange(total, dtype=np.int64)
     in_mant = is_digit & (pos >= p0[row]) & (pos < epos[row])
-    mant_run = _exclusive_cumsum(in_mant, xp)
+    mant_run = exclusive_cumsum(in_mant, xp)
     rank_int = mant_run[epos[row]] - mant_run[pos] - 1
     nonzero = in_mant & (body != 48)
-    nz_run = _exclusive_cumsum(nonzero, xp)
+    nz_run = exclusive_cumsum(nonzero, xp)
     n_nz = count(nz_run, p0, epos)
     first_nz = xp.where(n_nz > 0, first_at_or_after(nz_run, p0), epos)
     last_nz = xp.where(n_nz > 0, first_at_or_after(nz_run, p0, xp.maximum(n_nz, 1)), epos - 1)
@@ -155,7 +149,7 @@ def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse
     def digits_value(rank: Any) -> Any:  # segmented sum of digit * 10**rank over each row's mantissa
         ok = in_mant & (rank >= 0) & (rank <= 18)
         contrib = xp.where(ok, digit * pow10[xp.clip(rank, 0, 18)], xp.uint64(0))
-        run = _exclusive_cumsum(contrib, xp, np.uint64)
+        run = exclusive_cumsum(contrib, xp, np.uint64)
         return run[epos] - run[p0]  # exact modulo 2**64
 
     m_int = digits_value(rank_int)
@@ -170,12 +164,12 @@ def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse
 
     # Exponent value, saturated far beyond the float64 range.
     in_exp = is_digit & (pos >= edig0[row]) & (pos < e[row]) & (n_e[row] >= 1)
-    exp_run = _exclusive_cumsum(in_exp, xp)
+    exp_run = exclusive_cumsum(in_exp, xp)
     rank_e = exp_run[e[row]] - exp_run[pos] - 1
     small = in_exp & (rank_e <= _EXP_RANK_LIMIT)
     exp_contrib = xp.where(small, (body.astype(np.int64) - 48) * (10 ** xp.clip(rank_e, 0, _EXP_RANK_LIMIT)), 0)
-    exp_value_run = _exclusive_cumsum(exp_contrib, xp)
-    huge_run = _exclusive_cumsum(in_exp & ~small & (body != 48), xp)
+    exp_value_run = exclusive_cumsum(exp_contrib, xp)
+    huge_run = exclusive_cumsum(in_exp & ~small & (body != 48), xp)
     exp_value = count(exp_value_run, edig0, e)
     exp_value = xp.where(count(huge_run, edig0, e) > 0, 10 ** (_EXP_RANK_LIMIT + 2), exp_value)
     exponent = xp.where(exp_negative, -exp_value, exp_value) + trailing_zeros - fraction
@@ -220,14 +214,8 @@ def parse_numbers(offsets: Any, chars: Any, xp: types.ModuleType) -> NumberParse
 def _parse_on_host(value: Any, host: Any, s: Any, e: Any, b: Any, xp: types.ModuleType) -> Any:
     """Parse the ``host`` rows (trimmed text ``b[s:e]``) with Python's ``float()`` and put them back."""
     rows = xp.flatnonzero(host)
-    row_starts = s[rows]
-    lengths = e[rows] - row_starts
-    new_offsets = xp.zeros(rows.shape[0] + 1, dtype=np.int64)
-    xp.cumsum(lengths, out=new_offsets[1:])
-    data = _device.to_host(segments.gather_segments(b, row_starts, new_offsets, xp)).tobytes()
-    bounds = _device.to_host(new_offsets)
     # A deliberate host loop over the few rows the device cannot round exactly (see the module docstring).
-    parsed = np.array([float(data[bounds[i] : bounds[i + 1]]) for i in range(bounds.shape[0] - 1)], dtype=np.float64)
+    parsed = np.array([float(text) for text in segments.pieces_to_host(b, s[rows], e[rows], xp)], dtype=np.float64)
     out = value.copy()
     out[rows] = xp.asarray(parsed)
     return out

@@ -11,9 +11,9 @@ loop is over the tokens of the grammar, never over rows):
   scales a fractional number (``"1.5h"``) in floating point, so those rows are left to pandas.
 
 A row is parsed only when its value is exact in microseconds (pandas' ``us`` result unit; a value with
-nanoseconds, or one pandas reads with deprecated or rare spellings, ISO 8601 ``P1DT2H`` durations, bare numbers,
-non-ASCII text, errors) is *unknown*: the caller hands just those rows to pandas, which keeps pandas' values,
-units and error messages.
+nanoseconds or a nanosecond piece, or one pandas reads with deprecated or rare spellings, ISO 8601 ``P1DT2H``
+durations, bare numbers, non-ASCII text, errors) is *unknown*: the caller hands just those rows to pandas, which
+keeps pandas' values, units and error messages.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+
+from riptide.core.kernels import segments
 
 __all__ = ["TimedeltaParse", "parse_timedeltas"]
 
@@ -67,9 +69,7 @@ def parse_timedeltas(offsets: Any, chars: Any, valid: Any, xp: Any) -> Timedelta
         return xp.where(p < ends, padded[xp.clip(p, 0, total)], 0).astype(np.int64)
 
     def run_end(flags: Any, pos: Any) -> Any:
-        stops = xp.concatenate([xp.flatnonzero(~flags), xp.asarray(np.array([total], dtype=np.int64))])
-        nxt = stops[xp.searchsorted(stops, xp.clip(pos, 0, total), side="left")]
-        return xp.minimum(nxt, xp.maximum(ends, pos))
+        return segments.run_end(flags, pos, ends, xp)
 
     def number(pos: Any, most: int) -> tuple[Any, Any, Any]:
         """(value, digits, end) of the digit run at ``pos``; runs longer than ``most`` are refused by the caller."""
@@ -142,7 +142,8 @@ def parse_timedeltas(offsets: Any, chars: Any, valid: Any, xp: Any) -> Timedelta
             hit = (scale == 0) & word(q, unit)
             scale = xp.where(hit, _NS[unit], scale)
             width = xp.where(hit, len(unit), width)
-        fine = fine & (scale > 0) & (whole <= (2**62 // xp.maximum(scale, 1)) // 8)
+        # a nanosecond piece ("0 ns" too) makes pandas' result unit ns whatever its value: leave it to pandas
+        fine = fine & (scale > _NS["ns"]) & (whole <= (2**62 // xp.maximum(scale, 1)) // 8)
         # the fraction must be exact in microseconds (pandas' unit for these strings)
         frac_digits = xp.where(dot, fraction_digits, 0)
         fraction = xp.where(dot, fraction, 0)

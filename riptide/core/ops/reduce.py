@@ -9,6 +9,7 @@ Reading the result is the only device-to-host transfer: one scalar.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Any
@@ -157,8 +158,7 @@ def _temporal(column: NumericColumn, op: str, skipna: bool, min_count: int, ddof
     missing = column.data == dtypes.NAT
     if op in ("any", "all"):  # timedelta truthiness; NaT is truthy unless skipped (pandas)
         return _any_all(column.data != 0, op, missing if skipna else None, xp)
-    def box(v: Any) -> Any:
-        return dtypes.box_datetime(int(v), column.dtype)
+    box = functools.partial(dtypes.box_datetime, dtype=column.dtype)  # one scalar read per call (the result)
     n_missing = int(missing.sum())
     if n_missing and not skipna:
         return pd.NaT

@@ -136,16 +136,17 @@ def translation_table(table: dict) -> Any:
         keys.append(int(key))
         images.append(image)
     order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
+    sorted_keys = np.array(keys, dtype=np.int64)[order]
     encoded = [images[i].encode("utf-8") for i in order.tolist()]
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    data = np.frombuffer(b"".join(encoded), dtype=np.uint8).copy()
     # An ASCII table whose images are single ASCII bytes maps an ASCII column byte for byte (``byte_map``).
     byte_map = None
     if all(key < 0x80 for key in keys) and all(len(e) == 1 and e[0] < 0x80 for e in encoded):
         byte_map = np.arange(256, dtype=np.uint8)
-        byte_map[np.array(keys, dtype=np.int64)[order]] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-    return types.SimpleNamespace(keys=np.array(keys, dtype=np.int64)[order], offsets=offsets,
-                                 data=np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), byte_map=byte_map)
+        byte_map[sorted_keys] = data
+    return types.SimpleNamespace(keys=sorted_keys, offsets=offsets, data=data, byte_map=byte_map)
 
 
 def translate(column: StringColumn, table: Any) -> StringColumn:

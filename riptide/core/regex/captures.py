@@ -58,7 +58,7 @@ from riptide.core.regex import ops as _ops
 from riptide.core.regex import parse as _parse
 from riptide.core.regex import match
 from riptide.core.regex.match import _is_numpy, _kinds_before, _launch, _symbols
-from riptide.core.regex.parse import BOUND, FINAL_NL, KINDS, Unsupported
+from riptide.core.regex.parse import KINDS, Unsupported
 
 __all__ = ["CaptureProgram", "compile_captures", "group_spans", "captures", "extract_columns",
            "extractall_columns", "parse_template", "replace", "split_pieces"]
@@ -91,15 +91,7 @@ class CaptureProgram:
 
     def arrays(self, xp: Any) -> tuple:
         """(bytemap, kindmap, flat targets, flat tags) as arrays of ``xp``, copied once per device."""
-        if xp is np:
-            return self.bytemap, self.kindmap, self.targets.ravel(), self.tags.ravel()
-        key = (xp.__name__, int(xp.cuda.runtime.getDevice()))
-        found = self._device.get(key)
-        if found is None:
-            found = tuple(xp.asarray(a) for a in (self.bytemap, self.kindmap, self.targets.ravel(),
-                                                  self.tags.ravel()))  # fmt: skip
-            self._device[key] = found
-        return found
+        return _dfa.per_device(self._device, (self.bytemap, self.kindmap, self.targets.ravel(), self.tags.ravel()), xp)
 
 
 def _build(ast: tuple, n_groups: int, ascii_text: bool) -> CaptureProgram:
@@ -107,12 +99,8 @@ def _build(ast: tuple, n_groups: int, ascii_text: bool) -> CaptureProgram:
         raise Unsupported(f"more than {MAX_GROUPS} capturing groups")
     automaton = _nfa.build(ast, search=False, ascii_text=ascii_text)
     nodes = automaton.nodes
-    bytemap = _dfa._byte_classes(nodes)
-    n_classes = int(bytemap.max()) + 1
-    representative = [int(np.flatnonzero(bytemap == c)[0]) for c in range(n_classes)]
-    kindmap = _dfa._kind_of_byte()
-    symbol_kind = [int(kindmap[r]) for r in representative] + [FINAL_NL, BOUND]
-    n_symbols = n_classes + 2
+    bytemap, representative, kindmap, symbol_kind = _dfa.byte_symbols(nodes)
+    n_symbols = len(representative) + 2
     newline_class = int(bytemap[10])
     kernel = [automaton.start]
     for node in nodes:
@@ -388,12 +376,6 @@ def captures(chars: Any, offsets: Any, rows: Any, starts: Any, ends: Any, progra
 
 
 # --- column operations ----------------------------------------------------------------------------------------------
-def _capture_program(column: StringColumn, pattern: str, flags: int) -> CaptureProgram:
-    ast = _ops._parse_cached(pattern, flags)
-    ascii_text = _s._is_ascii(column)  # (one scalar read) ASCII text gets the smaller tables
-    if not (flags & re.ASCII) and _parse.uses_word_boundary(ast) and not ascii_text:
-        raise Unsupported("\\b / \\B on non-ASCII text (Unicode word boundaries)")
-    return compile_captures(pattern, flags, ascii_text)
 
 
 def group_spans(column: StringColumn, pattern: str, flags: int = 0, limit: int = -1) -> tuple:
@@ -405,8 +387,10 @@ def group_spans(column: StringColumn, pattern: str, flags: int = 0, limit: int =
     >>> group_spans(col, r"([a-z])(\\d)")[4].tolist()
     [[2, 3, 3, 4], [5, 6, 6, 7]]
     """
-    program = _capture_program(column, pattern, flags)
-    counts, rows, starts, ends = _ops.spans(column, pattern, flags, limit)
+    ascii_text = _s._is_ascii(column)  # (one scalar read) ASCII text gets the smaller tables
+    _ops.check_pattern(pattern, flags, ascii_text, need_spans=False)
+    program = compile_captures(pattern, flags, ascii_text)
+    counts, rows, starts, ends = _ops.spans(column, pattern, flags, limit, ascii_text)
     groups = captures(column.chars, column.offsets, rows, starts, ends, program, column.xp)
     return counts, rows, starts, ends, groups
 

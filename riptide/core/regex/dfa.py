@@ -76,14 +76,29 @@ class Program:
 
     def arrays(self, xp: Any) -> tuple:
         """(bytemap, kindmap, flat table, flat start) as arrays of ``xp``, copied once per device."""
-        if xp is np:
-            return self.bytemap, self.kindmap, self.table.ravel(), self.start.ravel()
-        key = (xp.__name__, int(xp.cuda.runtime.getDevice()))
-        found = self._device.get(key)
-        if found is None:
-            found = tuple(xp.asarray(a) for a in (self.bytemap, self.kindmap, self.table.ravel(), self.start.ravel()))
-            self._device[key] = found
-        return found
+        return per_device(self._device, (self.bytemap, self.kindmap, self.table.ravel(), self.start.ravel()), xp)
+
+
+def per_device(copies: dict, arrays: tuple, xp: Any) -> tuple:
+    """Host ``arrays`` as arrays of ``xp``: themselves on NumPy, else copied once per device (kept in ``copies``)."""
+    if xp is np:
+        return arrays
+    key = (xp.__name__, int(xp.cuda.runtime.getDevice()))
+    found = copies.get(key)
+    if found is None:
+        found = copies[key] = tuple(xp.asarray(a) for a in arrays)
+    return found
+
+
+def byte_symbols(nodes: list) -> tuple[np.ndarray, list, np.ndarray, list]:
+    """``(bytemap, representative, kindmap, symbol_kind)`` of an NFA's nodes: the class of every byte, one byte
+    of each class, the kind of every byte, and the kind of every symbol (the classes, then FINAL_NL and BOUND; the
+    classes never mix kinds, as newline and word bytes are class boundaries)."""
+    bytemap = _byte_classes(nodes)
+    representative = [int(np.flatnonzero(bytemap == c)[0]) for c in range(int(bytemap.max()) + 1)]
+    kindmap = _kind_of_byte()
+    symbol_kind = [int(kindmap[r]) for r in representative] + [FINAL_NL, BOUND]
+    return bytemap, representative, kindmap, symbol_kind
 
 
 def _byte_classes(nodes: list) -> np.ndarray:
@@ -111,13 +126,8 @@ class _Builder:
         self.nfa = nfa
         self.nodes = nfa.nodes
         self.cut = cut
-        self.bytemap = _byte_classes(nfa.nodes)
-        self.n_classes = int(self.bytemap.max()) + 1
-        self.representative = [int(np.flatnonzero(self.bytemap == c)[0]) for c in range(self.n_classes)]
-        kinds = _kind_of_byte()
-        self.kindmap = kinds
-        # symbol -> kind; the byte classes never mix kinds (newline and word bytes are class boundaries)
-        self.symbol_kind = [int(kinds[r]) for r in self.representative] + [FINAL_NL, BOUND]
+        self.bytemap, self.representative, self.kindmap, self.symbol_kind = byte_symbols(nfa.nodes)
+        self.n_classes = len(self.representative)
         # previous kinds no assertion tells apart share one canonical kind (fewer states)
         signature = {k: tuple((k, n) in pairs for pairs in assertions for n in KINDS) for k in KINDS}
         self.canonical = {k: min(j for j in KINDS if signature[j] == signature[k]) for k in KINDS}

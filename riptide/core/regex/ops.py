@@ -16,6 +16,7 @@ directly follow a non-empty one, and no empty match is taken where the previous 
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -32,33 +33,30 @@ from riptide.core.regex.parse import Unsupported
 __all__ = ["contains", "match", "fullmatch", "count", "spans", "replace", "split_pieces", "Unsupported"]
 
 
-def _program(pattern: str, flags: int, column: StringColumn, mode: str, need_spans: bool) -> Any:
-    """The DFA for ``mode``, or :class:`Unsupported` for what the tables cannot answer exactly on this column."""
+def check_pattern(pattern: str, flags: int, ascii_text: bool, need_spans: bool) -> None:
+    """Raise :class:`Unsupported` for what the engines cannot answer exactly on this text (``ascii_text``: it
+    holds only ASCII), ``re.error`` for an invalid pattern."""
     ast = _parse_cached(pattern, flags)
-    ascii_text = _s._is_ascii(column)  # (one scalar read) ASCII text gets the smaller tables
     if not (flags & re.ASCII) and _parse.uses_word_boundary(ast) and not ascii_text:
         raise Unsupported("\\b / \\B on non-ASCII text (Unicode word boundaries)")
     if need_spans and _parse.has_empty_loop(ast):
         raise Unsupported("a repeated group that can match the empty string")
+
+
+def _program(pattern: str, flags: int, ascii_text: bool, mode: str, need_spans: bool) -> Any:
+    """The DFA for ``mode``, or :class:`Unsupported` for what the tables cannot answer exactly on this text."""
+    check_pattern(pattern, flags, ascii_text, need_spans)
     return _dfa.compile_program(pattern, flags, mode, ascii_text)
 
 
-_PARSED: dict = {}
-
-
+@functools.lru_cache(maxsize=512)
 def _parse_cached(pattern: str, flags: int) -> tuple:
-    key = (pattern, flags)
-    found = _PARSED.get(key)
-    if found is None:
-        found = _parse.parse(pattern, flags)[0]
-        if len(_PARSED) > 512:
-            _PARSED.clear()
-        _PARSED[key] = found
-    return found
+    return _parse.parse(pattern, flags)[0]
 
 
 def _first(column: StringColumn, pattern: str, flags: int, na: Any, mode: str) -> NumericColumn:
-    program = _program(pattern, flags, column, mode, need_spans=False)
+    # (one scalar read: ASCII text gets the smaller tables)
+    program = _program(pattern, flags, _s._is_ascii(column), mode, need_spans=False)
     found = _match.first_match(column.chars, column.offsets, program, column.xp)
     return _s._bool_result(found, column, na)
 
@@ -91,23 +89,27 @@ def count(column: StringColumn, pattern: str, flags: int = 0) -> NumericColumn:
     >>> count(StringColumn.from_arrow(pa.array(["banana", "", "é"]), np), "a|x*").data.tolist()
     [7, 1, 2]
     """
-    program = _program(pattern, flags, column, "search", need_spans=True)
+    program = _program(pattern, flags, _s._is_ascii(column), "search", need_spans=True)  # (one scalar read)
     counts = _match.scan(column.chars, column.offsets, column.mask, program, -1, False, column.xp)[0]
     return _s._int_result(counts, column)
 
 
-def spans(column: StringColumn, pattern: str, flags: int = 0, limit: int = -1) -> tuple[Any, Any, Any, Any]:
+def spans(column: StringColumn, pattern: str, flags: int = 0, limit: int = -1, ascii_text: bool | None = None
+          ) -> tuple[Any, Any, Any, Any]:  # fmt: skip
     """The first ``limit`` (all when < 0) non-overlapping matches of each valid row, in order:
-    ``(counts per row, rows, starts, ends)`` with absolute byte positions into ``column.chars``.
+    ``(counts per row, rows, starts, ends)`` with absolute byte positions into ``column.chars``. ``ascii_text``:
+    whether the column is pure ASCII, when the caller knows it already.
 
     >>> import pyarrow as pa
     >>> [a.tolist() for a in spans(StringColumn.from_arrow(pa.array(["xaab", "ab"]), np), "a+b")]
     [[1, 1], [0, 1], [1, 4], [4, 6]]
     """
     xp = column.xp
-    forward = _program(pattern, flags, column, "search", need_spans=True)
+    if ascii_text is None:
+        ascii_text = _s._is_ascii(column)  # one scalar read: ASCII text gets the smaller tables
+    forward = _program(pattern, flags, ascii_text, "search", need_spans=True)
     counts, rows, begins, ends = _match.scan(column.chars, column.offsets, column.mask, forward, limit, True, xp)
-    backward = _program(pattern, flags, column, "reverse", need_spans=True)
+    backward = _program(pattern, flags, ascii_text, "reverse", need_spans=True)
     starts = _match.match_starts(column.chars, column.offsets, rows, begins, ends, backward, xp)
     return counts, rows, starts, ends
 
@@ -196,7 +198,8 @@ def split_pieces(column: StringColumn, pattern: str, n: int = -1, flags: int = 0
     row_start, row_end = column.offsets[:-1], column.offsets[1:]
     valid = xp.ones(column.size, dtype=bool) if column.mask is None else column.mask
     per_row = counts + 1
-    base = _s._offsets_of(per_row, xp)[:-1]
+    piece_offsets = _s._offsets_of(per_row, xp)
+    base = piece_offsets[:-1]
     k = starts.shape[0]
     rank = xp.arange(k, dtype=np.int64) - _s._offsets_of(counts, xp)[rows]
     total = column.size + k
@@ -206,5 +209,5 @@ def split_pieces(column: StringColumn, pattern: str, n: int = -1, flags: int = 0
     begin[base[rows] + rank + 1] = ends
     end[base + per_row - 1] = row_end
     end[base[rows] + rank] = starts
-    keep_rows = valid[row_of_each_element(_s._offsets_of(per_row, xp), xp)]
+    keep_rows = valid[row_of_each_element(piece_offsets, xp)]
     return begin[keep_rows], end[keep_rows], xp.where(valid, per_row, 0)

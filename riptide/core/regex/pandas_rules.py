@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import functools
 import re
-import warnings
 from typing import Any
 
-from riptide.errors import HostFallbackWarning, user_stacklevel
+from riptide.errors import HostFallbackWarning, warn_once
 
 __all__ = ["RegexFallbackWarning", "warn_fallback", "normalize", "pandas_uses_re2", "re2_accepts", "braces_from_zero",
            "data_sensitive"]
@@ -29,17 +28,11 @@ class RegexFallbackWarning(HostFallbackWarning):
     """A regular-expression method computed on the host (with pandas / Python's ``re``), not on the device."""
 
 
-_WARNED: set = set()
-
-
 def warn_fallback(method: str, pattern: Any, reason: str) -> None:
     """Warn once per (method, pattern, reason) that the host computed it."""
-    key = (method, str(pattern), reason)
-    if key in _WARNED:
-        return
-    _WARNED.add(key)
-    warnings.warn(f"str.{method}({pattern!r}) is computed on the host with Python's re ({reason})",
-                  RegexFallbackWarning, stacklevel=user_stacklevel())  # fmt: skip
+    warn_once(("str." + method, str(pattern), reason),
+              f"str.{method}({pattern!r}) is computed on the host with Python's re ({reason})",
+              RegexFallbackWarning)  # fmt: skip
 
 
 def normalize(pat: Any, case: Any, flags: int) -> tuple[str, int]:

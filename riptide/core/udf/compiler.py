@@ -24,13 +24,12 @@ from __future__ import annotations
 import collections
 import inspect
 import types
-import warnings
 from typing import Any
 
 import numpy as np
 
 from riptide.core.udf import cuda
-from riptide.errors import HostFallbackWarning
+from riptide.errors import HostFallbackWarning, warn_once
 from riptide.core.udf.evaluate import evaluate
 from riptide.core.udf.ir import BOOL, FLOAT, INT, NP_FLOAT, NP_INT, Type, Unsupported
 from riptide.core.udf.translate import Result, RowArg, translate, translate_builtin
@@ -52,7 +51,6 @@ class HostFallback(Exception):
 FORCE_ARRAY_PATH = False
 _MAX_CACHE = 512
 _CACHE: collections.OrderedDict[tuple, Any] = collections.OrderedDict()
-_WARNED: set[Any] = set()
 _STATS = {"translations": 0, "kernel_launches": 0, "array_evaluations": 0, "fallbacks": 0}
 
 
@@ -61,18 +59,14 @@ def stats() -> dict[str, int]:
     return dict(_STATS)
 
 
-def warn_fallback(func: Any, reason: str, stacklevel: int = 4) -> None:
-    """Warn (once per function) that ``func`` runs through pandas on the host because of ``reason``."""
+def warn_fallback(func: Any, reason: str) -> None:
+    """Warn (once per function) that ``func`` runs through pandas on the host because of ``reason``; the warning
+    points at the user's line."""
     _STATS["fallbacks"] += 1
-    key = getattr(func, "__code__", None) or id(func)
-    if key in _WARNED:
-        return
-    if len(_WARNED) > 10_000:
-        _WARNED.clear()
-    _WARNED.add(key)
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or type(func).__name__
-    warnings.warn(f"riptide could not compile {name!r} for the device: it {reason}; running it through pandas "
-                  "on the host instead", UDFFallbackWarning, stacklevel=stacklevel)  # fmt: skip
+    warn_once(("udf", getattr(func, "__code__", None) or id(func)),
+              f"riptide could not compile {name!r} for the device: it {reason}; running it through pandas on the "
+              "host instead", UDFFallbackWarning)  # fmt: skip
 
 
 def python_type_of(dtype: Any) -> Type:
@@ -211,11 +205,10 @@ def _as_input(array: Any, t: Type, xp: types.ModuleType) -> Any:
 def _run(outputs: list[Any], inputs: list[Any], types_: list[Type], xp: types.ModuleType, size: int,
          skip: Any) -> tuple[list[Any], bool]:  # fmt: skip
     if xp is not np and not FORCE_ARRAY_PATH and size:
+        if not inputs:  # a function of no column (a constant): a dummy input sizes the launch
+            inputs, types_ = [xp.zeros(size, dtype=np.int8)], [INT]
         kernel, has_errors = cuda.kernel_for(outputs, [a.dtype for a in inputs], types_, skip is not None, xp)
         out = [xp.empty(size, dtype=o.type.dtype) for o in outputs]
-        if not inputs:  # a function of no column (a constant): a dummy input sizes the launch
-            inputs = [xp.zeros(size, dtype=np.int8)]
-            kernel, has_errors = cuda.kernel_for(outputs, [np.dtype(np.int8)], [INT], skip is not None, xp)
         err = xp.zeros(1, dtype=np.int32) if has_errors else None
         kernel(*inputs, *([] if skip is None else [skip]), *out, *([err] if has_errors else []))
         _STATS["kernel_launches"] += 1

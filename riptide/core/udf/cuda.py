@@ -64,9 +64,9 @@ def generate_source(outputs: list[Node], input_dtypes: list[np.dtype], arg_types
     ``skip``: the kernel reads one more input, ``bool rt_skip``: rows where it is true never raise the error flag
     (rows the function must not see: missing values of ``map(na_action="ignore")`` and of nullable columns).
     """
-    gen = _Generator(arg_types)
+    gen = _Generator()
     lines = gen.lines
-    for i, dtype in enumerate(input_dtypes):
+    for i in range(len(input_dtypes)):
         t = arg_types[i]
         lines.append(f"const {t.c_type} v{i} = ({t.c_type})(x{i});")
     lines.append("bool rt_e = false;")
@@ -90,7 +90,7 @@ def generate_source(outputs: list[Node], input_dtypes: list[np.dtype], arg_types
 
 
 class _Generator:
-    def __init__(self, arg_types: list[Any]):
+    def __init__(self) -> None:
         self.lines: list[str] = []
         self.scopes: list[dict[tuple, str]] = [{}]
         self.count = 0

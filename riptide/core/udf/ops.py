@@ -243,18 +243,6 @@ def _family(op: str) -> str:
 
 
 # --- array semantics -----------------------------------------------------------------------------------------------
-def _where(xp: types.ModuleType, cond: Any, a: Any, b: Any) -> Any:
-    return xp.where(cond, a, b)
-
-
-def _any_err(*errors: Any) -> Any:
-    out = None
-    for e in errors:
-        if e is not None:
-            out = e if out is None else (out | e)
-    return out
-
-
 def _python(arg_types: list[Any]) -> bool:
     return not any(t.numpy for t in arg_types)
 

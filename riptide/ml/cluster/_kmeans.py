@@ -239,7 +239,7 @@ class _Data:
     GPU kernels center on the fly; k-means++, callable init and the xp twin need them)."""
 
     def __init__(self, X: Any, xp: types.ModuleType) -> None:
-        self.raw, self.xp = X, xp
+        self.raw = X
         if _device_plan(X, 1, _kernels.MODE_ASSIGN, xp) is not None:  # on the GPU: a coalesced column sum
             X = self.raw = xp.ascontiguousarray(X)
             self.mean = (_kernels.column_sums(X, xp) / X.shape[0]).astype(X.dtype)  # one coalesced pass

@@ -255,11 +255,16 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
         """Fitted attributes in the data's dtype and namespace (the eigen route computes the small ones on the
         host: they move once, a few hundred numbers)."""
         xp = _device.namespace_of(mean)
-        self.mean_ = mean.astype(dtype)
-        self.components_ = _device.to_device(Vt.astype(dtype), xp)
-        self.explained_variance_ = _device.to_device(explained.astype(dtype), xp)
-        self.explained_variance_ratio_ = _device.to_device(ratio.astype(dtype), xp)
-        self.singular_values_ = _device.to_device(singular.astype(dtype), xp)
+
+        def stored(values: Any) -> Any:  # C order: Vt is a reversed, transposed view, and a GEMM over a strided
+            # operand rounds differently from one over the contiguous copy that a pickled model reloads
+            return _device.to_device(values.astype(dtype, order="C"), xp)
+
+        self.mean_ = stored(mean)
+        self.components_ = stored(Vt)
+        self.explained_variance_ = stored(explained)
+        self.explained_variance_ratio_ = stored(ratio)
+        self.singular_values_ = stored(singular)
         self.n_components_ = n_components
         self.n_samples_ = n_samples
         self.noise_variance_ = dtype.type(noise)

@@ -80,41 +80,29 @@ class _Centered:
 class LinearModelMixin(DeviceEstimatorMixin):
     """predict and score of the linear regressors."""
 
-    def _decision(self, X: Any) -> Any:
-        check_is_fitted(self)
-        A, xp = validate_data(self, X, reset=False)
+    def _linear(self, A: Any, xp: types.ModuleType) -> Any:
+        """``A @ coef_.T + intercept_`` for validated A."""
         if A.dtype.kind != "f":
             A = A.astype(xp.float64)
         coef = self._fitted("coef_", xp)
         intercept = self.intercept_ if np.isscalar(self.intercept_) else self._fitted("intercept_", xp)
-        return A @ coef.T + intercept, xp
+        return A @ coef.T + intercept
 
     def predict(self, X):
         """Predict with the linear model: ``X @ coef_.T + intercept_``."""
-        prediction, _ = self._decision(X)
-        return self._output(prediction, X, method="predict")
+        check_is_fitted(self)
+        A, xp = validate_data(self, X, reset=False)
+        return self._output(self._linear(A, xp), X, method="predict")
 
     def score(self, X, y, sample_weight=None):
         """R^2 of the prediction (``sklearn.metrics.r2_score``, uniform average over targets)."""
         if input_namespace(X) is None and input_namespace(y) is None and input_namespace(sample_weight) is None:
             return super().score(X, y, sample_weight=sample_weight)
-        prediction, xp = self._decision(X)
-        _, Y, _ = validate_data(self, X, y, reset=False, y_numeric=True, multi_output=True)
-        return _r2_score(Y, prediction, sample_weight, xp)
+        from riptide.ml.metrics import r2_score  # scikit-learn's score is r2_score of predict: so is this one
 
-
-def _r2_score(y: Any, prediction: Any, sample_weight: Any, xp: types.ModuleType) -> float:
-    """``sklearn.metrics.r2_score`` (multioutput='uniform_average', force_finite=True) on the device."""
-    f64 = xp.float64
-    Y = (y.reshape(-1, 1) if y.ndim == 1 else y).astype(f64)
-    P = (prediction.reshape(-1, 1) if prediction.ndim == 1 else prediction).astype(f64)
-    w = check_sample_weight(sample_weight, Y.shape[0], f64, xp)[:, None]
-    numerator = (w * (Y - P) ** 2).sum(axis=0)
-    mean = (w * Y).sum(axis=0) / w.sum()
-    denominator = (w * (Y - mean) ** 2).sum(axis=0)
-    safe = xp.where(denominator != 0, denominator, 1.0)
-    scores = xp.where(denominator != 0, 1 - numerator / safe, xp.where(numerator != 0, 0.0, 1.0))
-    return float(scores.mean())  # one scalar read: the score
+        check_is_fitted(self)
+        A, Y, xp = validate_data(self, X, y, reset=False, y_numeric=True, multi_output=True)
+        return r2_score(Y, self._linear(A, xp), sample_weight=sample_weight)
 
 
 def _lstsq_min_norm(centered: _Centered, tol: float) -> tuple[Any, int, Any]:

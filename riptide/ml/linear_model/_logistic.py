@@ -35,7 +35,7 @@ from sklearn.utils.validation import _check_y, check_is_fitted
 
 from riptide import _device
 from riptide.ml._base import DeviceEstimatorMixin
-from riptide.ml._validation import FLOAT_DTYPES, _host_form, check_sample_weight, input_namespace, validate_data
+from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, host_form, input_namespace, validate_data
 
 __all__ = ["LogisticRegression"]
 
@@ -54,16 +54,16 @@ def _expit(z: Any, xp: types.ModuleType) -> Any:
 class _Objective:
     """scikit-learn's LinearModelLoss (half binomial / half multinomial) with an L2 penalty, on the device."""
 
-    def __init__(self, X, codes, n_classes, sw, l2, fit_intercept, xp):
-        self.X, self.xp, self.l2, self.fit_intercept = X, xp, l2, fit_intercept
+    def __init__(self, X, codes, n_classes, sw, C, fit_intercept, xp):
+        self.X, self.xp, self.fit_intercept = X, xp, fit_intercept
         self.n_classes = n_classes
         self.d = X.shape[1]
         self.sw = sw  # None or weights (X's dtype)
         self.sw_sum = float(X.shape[0]) if sw is None else float(sw.sum())  # one scalar read: the weights' total
+        self.l2 = 0.0 if C == np.inf else 1.0 / (C * self.sw_sum)  # scikit-learn's penalty scaled by the total
         if n_classes == 2:
             self.target = (codes == 1).astype(X.dtype)
         else:
-            self.codes = codes
             self.onehot = (codes[:, None] == xp.arange(n_classes)[None, :]).astype(X.dtype)
 
     def _weighted(self, values: Any) -> Any:
@@ -193,7 +193,7 @@ class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
             return X, classes, _device.to_device(np.searchsorted(classes, y_host), xp), xp
         X, Y, xp = validate_data(self, X, y, reset=True, dtype=FLOAT_DTYPES)
         if Y.dtype.kind == "f" and not bool((Y == xp.floor(Y)).all()):  # one scalar read: labels, not values
-            check_classification_targets(_host_form(y))  # scikit-learn's "Unknown label type" error
+            check_classification_targets(host_form(y))  # scikit-learn's "Unknown label type" error
         classes = xp.unique(Y)
         return X, classes, xp.searchsorted(classes, Y), xp
 
@@ -234,8 +234,7 @@ class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
                 if self.fit_intercept else _device.to_host(self.coef_)  # fmt: skip
             if previous.shape == ((1, n_params) if n_classes == 2 else shape):
                 w0[...] = previous[0] if n_classes == 2 else previous
-        objective = _Objective(X, codes, n_classes, sw, 0.0, self.fit_intercept, xp)
-        objective.l2 = 0.0 if C == np.inf else 1.0 / (C * objective.sw_sum)
+        objective = _Objective(X, codes, n_classes, sw, C, self.fit_intercept, xp)
         result = optimize.minimize(objective, w0.ravel(order="F"), method="L-BFGS-B", jac=True,
                                    options={"maxiter": self.max_iter, "maxls": 50, "gtol": self.tol,
                                             "ftol": 64 * np.finfo(float).eps})  # fmt: skip

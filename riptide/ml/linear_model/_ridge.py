@@ -67,7 +67,11 @@ def _numerically_singular(A: Any, xp: types.ModuleType) -> bool:
 def _solve_spectral(M: Any, R: Any, alpha: Any, xp: types.ModuleType) -> Any:
     """The same through the eigendecomposition of M (eigenvalues = squared singular values of X)."""
     eigenvalues, V = xp.linalg.eigh(M)
-    keep = eigenvalues > 1e-30  # singular values above 1e-15
+    # scikit-learn keeps singular values of X above 1e-15 (eigenvalues of M above 1e-30). M = X^T X carries only
+    # the rank M itself can resolve: a direction X lacks comes out of eigh as rounding, about eps * the largest
+    # eigenvalue (on the GPU well above 1e-30), so M's own rank tolerance applies too, as numpy.linalg.matrix_rank's.
+    floor = eigenvalues.max() * M.shape[0] * np.finfo(M.dtype).eps if M.shape[0] else 0.0
+    keep = (eigenvalues > 1e-30) & (eigenvalues > floor)
     denominator = xp.where(keep[:, None], eigenvalues[:, None] + alpha[None, :], 1.0)
     factor = xp.where(keep[:, None], 1.0 / denominator, 0.0)
     return V @ (factor * (V.T @ R))
@@ -154,8 +158,7 @@ class Ridge(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseEstimator):
         alpha = np.broadcast_to(alpha, (n_targets,))
         centered = _Centered(X, y, sample_weight, self.fit_intercept, xp)
         primal = X.shape[1] <= X.shape[0]
-        M = centered.X.T @ centered.X if primal else centered.X @ centered.X.T
-        R = centered.X.T @ centered.Y if primal else centered.Y
+        M, R = centered.gram() if primal else (centered.X @ centered.X.T, centered.Y)
         solver = "cholesky" if self.solver == "auto" else self.solver
         solution = None if solver == "svd" else _solve_direct(M, R, alpha, xp)
         if solution is None:

@@ -56,6 +56,8 @@ def _class_targets(y_true: Any, y_pred: Any, sample_weight: Any) -> _Targets | N
         numeric = yt.dtype.kind in "biuf" and yp.dtype.kind in "biuf"
         xp = _device.xp() if numeric else np
         w = weights(sample_weight, yt.shape[0], xp)
+        if w is False:  # weights that are not numbers: scikit-learn's error
+            return None
         raw = None if sample_weight is None else np.asarray(sample_weight)
         return _Targets(xp, None, y_type, _device.to_device(yt, xp) if numeric else yt,
                         _device.to_device(yp, xp) if numeric else yp, w, raw,
@@ -114,7 +116,6 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
         return fallback(_skm.accuracy_score, y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
     xp = t.xp
     hit = (t.y_true == t.y_pred).astype(xp.float64)
-    hit = xp.asarray(hit) if xp is np else hit
     if t.weight is None:
         return float(hit.mean() if normalize else hit.sum())  # one scalar read: the score
     total = (hit * t.weight).sum()

@@ -16,18 +16,9 @@ from typing import Any
 import numpy as np
 
 from riptide import _device
-from riptide.ml._validation import _as_array, _host_form, input_namespace
+from riptide.ml._validation import _as_array, host_form, input_namespace, on_device
 
-__all__ = ["on_device", "device_values", "host", "fallback", "result_array", "weights"]
-
-
-def on_device(*objs: Any) -> types.ModuleType | None:
-    """The namespace of the first device-resident input, or None when all are host objects."""
-    for obj in objs:
-        ns = input_namespace(obj)
-        if ns is not None:
-            return ns
-    return None
+__all__ = ["on_device", "device_values", "fallback", "result_array", "weights"]
 
 
 def device_values(obj: Any, xp: types.ModuleType) -> Any:
@@ -40,15 +31,10 @@ def device_values(obj: Any, xp: types.ModuleType) -> Any:
     return _as_array(obj, xp)
 
 
-def host(obj: Any) -> Any:
-    """What scikit-learn is shown of an input: pandas for riptide objects, NumPy for device arrays."""
-    return obj if obj is None or input_namespace(obj) is None else _host_form(obj)
-
-
 def fallback(func: Any, *args: Any, **kwargs: Any) -> Any:
     """scikit-learn's ``func`` on host copies of the inputs; an array result goes back to the inputs' device."""
     xp = on_device(*args, *kwargs.values())
-    result = func(*[host(a) for a in args], **{k: host(v) for k, v in kwargs.items()})
+    result = func(*[host_form(a) for a in args], **{k: host_form(v) for k, v in kwargs.items()})
     return result_array(result, xp)
 
 

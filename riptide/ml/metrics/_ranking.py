@@ -40,9 +40,13 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     if y is None or s is None or y.ndim != 1 or s.ndim != 1 or y.shape != s.shape or y.shape[0] == 0:
         return fallback(_skm.roc_auc_score, y_true, y_score, **args)
     w = weights(sample_weight, y.shape[0], xp)
+    if w is False:
+        return fallback(_skm.roc_auc_score, y_true, y_score, **args)
     classes = xp.unique(y)
-    finite = xp.isfinite(s).all() & (xp.isfinite(w).all() if w is not None and w is not False else True)
-    if w is False or classes.shape[0] != 2 or not bool(finite):  # one scalar read: the finiteness check
+    finite = xp.isfinite(s).all()
+    if w is not None:
+        finite &= xp.isfinite(w).all()
+    if classes.shape[0] != 2 or not bool(finite):  # one scalar read: the finiteness check
         return fallback(_skm.roc_auc_score, y_true, y_score, **args)
     order = xp.argsort(-s)
     s = s[order]

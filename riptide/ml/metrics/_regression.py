@@ -7,7 +7,6 @@ squared deviations from the weighted mean); scikit-learn's own rules then combin
 
 from __future__ import annotations
 
-import types
 import warnings
 from typing import Any
 
@@ -62,13 +61,22 @@ def _reg_targets(y_true, y_pred, sample_weight, multioutput) -> tuple | None:
     return xp, out, yt, yp, w, multioutput
 
 
-def _weighted_sum(values: Any, w: Any, xp: types.ModuleType) -> Any:
+def _weighted_sum(values: Any, w: Any) -> Any:
     return values.sum(axis=0) if w is None else w @ values
 
 
-def _finish_error(errors: Any, w: Any, multioutput: Any, out: Any, xp: types.ModuleType) -> Any:
-    total = float(w.sum()) if w is not None else None  # one scalar read: the weights' total
-    per_output = _device.to_host(errors) / (total if w is not None else 1.0)  # one read of n_outputs numbers
+def _mean_error(sk_metric: Any, residual: Any, y_true, y_pred, sample_weight, multioutput) -> Any:
+    """The (weighted) mean of ``residual(y_true - y_pred)`` per output, combined by ``multioutput``."""
+    t = _reg_targets(y_true, y_pred, sample_weight, multioutput)
+    if t is None:
+        return fallback(sk_metric, y_true, y_pred, sample_weight=sample_weight, multioutput=multioutput)
+    xp, out, yt, yp, w, multioutput = t
+    errors = residual(yt - yp, xp)
+    if w is None:
+        per_output = _device.to_host(errors.sum(axis=0) / yt.shape[0])  # one read of n_outputs numbers
+    else:
+        sums = _device.to_host(xp.concatenate([w @ errors, w.sum()[None]]))  # one read: n_outputs sums, the total
+        per_output = sums[:-1] / float(sums[-1])
     if isinstance(multioutput, str):
         if multioutput == "raw_values":
             return result_array(per_output, out)
@@ -83,12 +91,8 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="unifo
     >>> mean_squared_error([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
     0.375
     """
-    t = _reg_targets(y_true, y_pred, sample_weight, multioutput)
-    if t is None:
-        return fallback(_skm.mean_squared_error, y_true, y_pred, sample_weight=sample_weight, multioutput=multioutput)
-    xp, out, yt, yp, w, multioutput = t
-    sums = _weighted_sum((yt - yp) ** 2, w, xp)
-    return _finish_error(sums if w is not None else sums / yt.shape[0], w, multioutput, out, xp)
+    return _mean_error(_skm.mean_squared_error, lambda diff, xp: diff**2, y_true, y_pred, sample_weight,
+                       multioutput)  # fmt: skip
 
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
@@ -98,13 +102,8 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="unif
     >>> mean_absolute_error([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
     0.5
     """
-    t = _reg_targets(y_true, y_pred, sample_weight, multioutput)
-    if t is None:
-        return fallback(_skm.mean_absolute_error, y_true, y_pred, sample_weight=sample_weight,
-                        multioutput=multioutput)  # fmt: skip
-    xp, out, yt, yp, w, multioutput = t
-    sums = _weighted_sum(xp.abs(yt - yp), w, xp)
-    return _finish_error(sums if w is not None else sums / yt.shape[0], w, multioutput, out, xp)
+    return _mean_error(_skm.mean_absolute_error, lambda diff, xp: xp.abs(diff), y_true, y_pred, sample_weight,
+                       multioutput)  # fmt: skip
 
 
 @validate_params({**_PARAMS, "multioutput": [StrOptions({"raw_values", "uniform_average", "variance_weighted"}),
@@ -125,7 +124,7 @@ def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average
         warnings.warn("R^2 score is not well-defined with less than two samples.", UndefinedMetricWarning)
         return float("nan")
     mean = yt.mean(axis=0) if w is None else (w @ yt) / w.sum()
-    sums = xp.stack([_weighted_sum((yt - yp) ** 2, w, xp), _weighted_sum((yt - mean) ** 2, w, xp)])
+    sums = xp.stack([_weighted_sum((yt - yp) ** 2, w), _weighted_sum((yt - mean) ** 2, w)])
     numerator, denominator = _device.to_host(sums)  # one read of 2 x n_outputs numbers
     result = _assemble_fraction_of_explained_deviance(numerator=numerator, denominator=denominator,
                                                       n_outputs=yt.shape[1], multioutput=multioutput,

@@ -16,7 +16,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_params
 
 from riptide import _device
-from riptide.ml._validation import FLOAT_DTYPES, check_input, compute_namespace, input_namespace
+from riptide.ml._validation import FLOAT_DTYPES, check_input, compute_namespace, input_namespace, to_output
 from riptide.ml.metrics._common import device_values, fallback
 from riptide.ml.metrics.pairwise import _KERNELS, block_distances
 
@@ -32,15 +32,16 @@ def _samples(X, labels, metric):
         values = np.asarray(labels)
         if values.ndim != 1 or values.shape[0] != A.shape[0]:
             return None
-        _, codes = np.unique(values, return_inverse=True)
+        distinct, codes = np.unique(values, return_inverse=True)
         codes = _device.to_device(codes.reshape(-1).astype(np.int64), xp)
     else:
         values = device_values(labels, xp)
         if values is None or values.ndim != 1 or values.shape[0] != A.shape[0]:
             return None
-        codes = xp.searchsorted(xp.unique(values), values)
+        distinct = xp.unique(values)
+        codes = xp.searchsorted(distinct, values)
     n = A.shape[0]
-    n_labels = int(codes.max()) + 1 if n else 0  # one scalar read: the number of clusters
+    n_labels = distinct.shape[0]  # the number of clusters (known from the unique values, no read)
     if not 1 < n_labels < n:
         raise ValueError("Number of labels is %d. Valid values are 2 to n_samples - 1 (inclusive)" % n_labels)
     freqs = xp.bincount(codes, minlength=n_labels).astype(xp.float64)
@@ -96,4 +97,4 @@ def silhouette_samples(X, labels, *, metric="euclidean", **kwds):
     sil = _samples(X, labels, metric)
     if sil is None:
         return fallback(_skm.silhouette_samples, X, labels, metric=metric)
-    return sil if input_namespace(X) is not None or input_namespace(labels) is not None else _device.to_host(sil)
+    return to_output(sil, X, labels)

@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 from sklearn import metrics as _skm
 
-from riptide import _device
-from riptide.ml._validation import FLOAT_DTYPES, check_input, compute_namespace, input_namespace
+from riptide.ml._validation import FLOAT_DTYPES, check_input, compute_namespace, to_output
 from riptide.ml.metrics._common import fallback
 
 __all__ = ["pairwise_distances", "euclidean_distances", "cosine_distances", "manhattan_distances"]
@@ -102,7 +101,7 @@ def pairwise_distances(X, Y=None, metric="euclidean", *, n_jobs=None, ensure_all
     D = _KERNELS[metric](A, B, xp, same)
     if metric not in _MANHATTAN:  # scikit-learn's manhattan distances (scipy's cdist) are float64 for any input
         D = D.astype(np.result_type(A.dtype, B.dtype), copy=False)
-    return D if input_namespace(X) is not None or input_namespace(Y) is not None else _device.to_host(D)
+    return to_output(D, X, Y)
 
 
 def euclidean_distances(X, Y=None):

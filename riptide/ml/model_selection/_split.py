@@ -17,14 +17,9 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_consistent_length
 
 from riptide import _device
-from riptide.ml._validation import _host_form, input_namespace
+from riptide.ml._validation import host_form, input_namespace
 
-__all__ = ["KFold", "StratifiedKFold", "train_test_split", "take_rows", "host_labels"]
-
-
-def host_labels(y: Any) -> Any:
-    """Labels as scikit-learn's splitters read them: device labels are read back once (pandas for riptide)."""
-    return y if y is None or input_namespace(y) is None else _host_form(y)
+__all__ = ["KFold", "StratifiedKFold", "train_test_split", "take_rows"]
 
 
 def take_rows(obj: Any, index: np.ndarray, cache: dict | None = None) -> Any:
@@ -53,7 +48,7 @@ class StratifiedKFold(_skms.StratifiedKFold):
 
     def split(self, X, y, groups=None):
         n = X.shape[0] if hasattr(X, "shape") else len(X)
-        return super().split(np.zeros((n, 1)), host_labels(y), groups)
+        return super().split(np.zeros((n, 1)), host_form(y), groups)  # device labels are read back once
 
 
 def train_test_split(*arrays, test_size=None, train_size=None, random_state=None, shuffle=True, stratify=None):
@@ -73,7 +68,7 @@ def train_test_split(*arrays, test_size=None, train_size=None, random_state=None
     n = first.shape[0] if hasattr(first, "shape") else len(first)
     train, test = _skms.train_test_split(np.arange(n), test_size=test_size, train_size=train_size,
                                          random_state=random_state, shuffle=shuffle,
-                                         stratify=host_labels(stratify))  # fmt: skip
+                                         stratify=host_form(stratify))  # fmt: skip
     out = []
     for a in arrays:
         out.extend([take_rows(a, train), take_rows(a, test)])

@@ -24,7 +24,8 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import ParameterGrid, check_cv
 
-from riptide.ml.model_selection._split import StratifiedKFold, host_labels, take_rows
+from riptide.ml._validation import host_form
+from riptide.ml.model_selection._split import StratifiedKFold, take_rows
 
 __all__ = ["cross_validate", "cross_val_score", "GridSearchCV"]
 
@@ -95,10 +96,8 @@ class _OnHost:
         self.scorer = scorer
 
     def __call__(self, estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> float:
-        from riptide.ml.metrics._common import host
-
-        extra = {} if sample_weight is None else {"sample_weight": host(sample_weight)}
-        return self.scorer(_HostResponses(estimator), X, host(y), **extra)
+        extra = {} if sample_weight is None else {"sample_weight": host_form(sample_weight)}
+        return self.scorer(_HostResponses(estimator), X, host_form(y), **extra)
 
     def __repr__(self) -> str:
         return repr(self.scorer)
@@ -130,14 +129,14 @@ def _score(scorer: Any, estimator: Any, X: Any, y: Any) -> Any:
 def _splits(estimator: Any, X: Any, y: Any, groups: Any, cv: Any) -> tuple[Any, list]:
     """scikit-learn's folds, drawn on the host from the sample count (and the labels of a classifier)."""
     classifier = is_classifier(estimator)
-    labels = host_labels(y) if classifier else None
+    labels = host_form(y) if classifier else None
     cv = check_cv(cv, labels, classifier=classifier)
     if type(cv) is _skms.StratifiedKFold:
         cv = StratifiedKFold(n_splits=cv.n_splits, shuffle=cv.shuffle, random_state=cv.random_state)
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     proxy = np.zeros((n, 1))
     return cv, list(cv.split(proxy, labels if labels is not None else (None if y is None else proxy[:, 0]),
-                             host_labels(groups)))  # fmt: skip
+                             host_form(groups)))  # fmt: skip
 
 
 def _fit_and_score(estimator, X, y, train, test, scorer, params, return_train_score, error_score):
