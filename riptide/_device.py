@@ -129,6 +129,22 @@ def to_host(array: Any) -> np.ndarray:
     return np.asarray(array)
 
 
+def sparse_to_host(matrix: Any) -> Any:
+    """A SciPy CSR matrix with the values of a ``cupyx.scipy.sparse`` matrix (its three arrays through
+    :func:`to_host`); a SciPy matrix is returned as it is.
+
+    >>> import scipy.sparse
+    >>> sparse_to_host(scipy.sparse.eye(2, format="csr")).nnz
+    2
+    """
+    import scipy.sparse
+
+    if scipy.sparse.issparse(matrix):
+        return matrix
+    csr = matrix.tocsr()
+    return scipy.sparse.csr_matrix((to_host(csr.data), to_host(csr.indices), to_host(csr.indptr)), shape=csr.shape)
+
+
 def synchronize() -> None:
     """Wait for all queued device work (a no-op on the CPU). Benchmarks call this before reading clocks."""
     cupy = _cupy() if is_gpu() else None

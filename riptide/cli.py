@@ -113,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="libraries to compare with, if installed (default: pandas,polars,sklearn,networkx; each case runs those"
         " it has)"
     )
+    bench.add_argument("--distributed", action="store_true",
+                       help="db-benchmark groupby/join on Dask clusters of 1, 2, 4... workers (riptide.dask)")
+    bench.add_argument("--workers", help="--distributed: comma-separated worker counts (default: 1,2,4 up to the GPUs)")
+    bench.add_argument("--device-memory-limit", default="default",
+                       help="--distributed: per-worker device memory before spilling, e.g. 8GB")
+    bench.add_argument("--baseline", action="store_true", help="--distributed: also time riptide without Dask")
     bench.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
     bench.add_argument("--list", action="store_true", help="list the cases and exit")
     bench.set_defaults(run=_bench)
@@ -161,6 +167,18 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.distributed:
+        from riptide.benchmarks.distributed import run_distributed
+
+        workers = [int(w) for w in args.workers.split(",")] if args.workers else None
+        try:
+            result = run_distributed(args.rows, workers=workers, repeat=args.repeat, seed=args.seed, only=args.only,
+                                     device_memory_limit=args.device_memory_limit, baseline=args.baseline,
+                                     json_path=args.json)  # fmt: skip
+        except KeyError as exc:
+            print(f"riptide bench: error: {exc.args[0]}", file=sys.stderr)
+            return 2
+        return 1 if result.errors else 0
     from riptide.benchmarks import harness
 
     if args.list:

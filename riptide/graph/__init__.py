@@ -18,6 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from riptide_nx_info import ALGORITHMS
+
+# Everything riptide.graph exports, name -> module. The algorithms NetworkX can dispatch to are registered once, in
+# riptide_nx_info.ALGORITHMS (which the backend reads as well); the rest (graph classes, constructors, and
+# functions NetworkX has no name for) are listed here.
 _LAZY_EXPORTS = {
     "Graph": "riptide.graph.classes",
     "DiGraph": "riptide.graph.classes",
@@ -25,16 +30,16 @@ _LAZY_EXPORTS = {
     "from_edgelist": "riptide.graph.classes",
     "from_networkx": "riptide.graph.classes",
     "to_networkx": "riptide.graph.classes",
-    "pagerank": "riptide.graph.link_analysis",
-    "connected_components": "riptide.graph.components",
-    "number_connected_components": "riptide.graph.components",
-    "is_connected": "riptide.graph.components",
-    "weakly_connected_components": "riptide.graph.components",
-    "number_weakly_connected_components": "riptide.graph.components",
-    "is_weakly_connected": "riptide.graph.components",
-    "single_source_shortest_path_length": "riptide.graph.traversal",
-    "bfs_layers": "riptide.graph.traversal",
-    "degree_centrality": "riptide.graph.centrality",
+    "MultiGraph": "riptide.graph.classes",
+    "MultiDiGraph": "riptide.graph.classes",
+    "to_pandas_edgelist": "riptide.graph.classes",
+    "from_scipy_sparse_array": "riptide.graph.classes",
+    "to_cupyx_sparse_array": "riptide.graph.classes",
+    "overlap_coefficient": "riptide.graph.link_prediction",
+    "sorensen_coefficient": "riptide.graph.link_prediction",
+    "random_walks": "riptide.graph.walks",
+    "node2vec": "riptide.graph.walks",
+    **{name: f"riptide.graph.{module}" for name, module in ALGORITHMS.items()},
 }
 
 __all__ = list(_LAZY_EXPORTS)

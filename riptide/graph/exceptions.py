@@ -6,15 +6,17 @@ hierarchy are defined here.
 
 from __future__ import annotations
 
-__all__ = ["NetworkXException", "NetworkXError", "NetworkXNotImplemented", "NetworkXPointlessConcept",
-           "NodeNotFound", "PowerIterationFailedConvergence"]  # fmt: skip
+__all__ = ["NetworkXException", "NetworkXError", "NetworkXNotImplemented", "NetworkXPointlessConcept", "NetworkXNoPath",
+           "NetworkXUnbounded", "NodeNotFound", "PowerIterationFailedConvergence"]  # fmt: skip
 
 try:
     from networkx.exception import (
         NetworkXError,
         NetworkXException,
+        NetworkXNoPath,
         NetworkXNotImplemented,
         NetworkXPointlessConcept,
+        NetworkXUnbounded,
         NodeNotFound,
         PowerIterationFailedConvergence,
     )
@@ -34,6 +36,12 @@ except ImportError:  # pragma: no cover - networkx is installed wherever the tes
 
     class NodeNotFound(NetworkXException):
         """A requested node is not in the graph."""
+
+    class NetworkXNoPath(NetworkXException):
+        """No path joins the two nodes."""
+
+    class NetworkXUnbounded(NetworkXException):
+        """The objective is unbounded (a negative cycle)."""
 
     class PowerIterationFailedConvergence(NetworkXException):
         """A power iteration did not converge within its iteration budget."""

@@ -19,7 +19,8 @@ Data flow (``n_pages`` is a few thousand for a file of 1e7 rows: pyarrow writes 
    encodings page by page, so a column with a page the kernels cannot read goes to pyarrow before any decoding.
    The table goes back to the device (one small copy).
 4. ``pq_decompress`` (one warp per page, all pages of all columns in one launch) writes every page decompressed
-   into one buffer; ``pq_levels`` (one warp per data page) turns definition levels into the validity bytes of
+   into one buffer; a page of several 64 KB Snappy blocks (a dictionary page can be a megabyte of short copies)
+   is first indexed by ``pq_snappy_index`` and then decoded one warp per block; ``pq_levels`` (one warp per data page) turns definition levels into the validity bytes of
    the page's rows and counts its values; an exclusive scan of the counts (``xp.cumsum``) gives each page the
    place of its first value in the column's *compact* values (missing rows hold no value in Parquet).
 5. ``pq_byte_arrays`` lists the entries of the string dictionaries; for categorical columns (pandas'
@@ -349,6 +350,30 @@ class _Decoder:
                     mask_base=mask_base, nullable=nullable, col=col)  # fmt: skip
 
     # ---- device: decompress, levels, dictionaries, values, strings
+    def _decompress(self, buf: Any, pages: Any, pt: np.ndarray, decode_list: np.ndarray, dec: Any, error: Any) -> None:
+        """Every listed page decompressed into ``dec``: a page of several Snappy blocks is indexed first
+        (``pq_snappy_index``), then decoded one warp per block, so a megabyte dictionary page is not one warp's work."""
+        typ = pt[:, K.P_TYPE]
+        prefix = np.where(typ == 3, pt[:, K.P_DEFLEN] + pt[:, K.P_REPLEN], 0)
+        compressed = (pt[:, K.P_CODEC] == 1) & ~((typ == 3) & (pt[:, K.P_ISCOMP] == 0))
+        body = pt[:, K.P_USIZE] - prefix
+        split = np.zeros(pt.shape[0], dtype=bool)
+        split[decode_list] = compressed[decode_list] & (body[decode_list] > K.SNAPPY_BLOCK)
+        n_blocks = np.where(split, -(-body // K.SNAPPY_BLOCK), 1)
+        base = np.where(split, np.cumsum(np.where(split, n_blocks, 0)) - np.where(split, n_blocks, 0), -1)
+        split_list = np.flatnonzero(split)
+        index = self.xp.empty(max(int(n_blocks[split].sum()), 1), dtype=np.int64)
+        base_dev = self._device_i64(base if base.size else np.zeros(1, dtype=np.int64))
+        self._warps("pq_snappy_index", len(split_list), buf, pages, self._device_i64(split_list), len(split_list),
+                    index, base_dev, error)  # fmt: skip
+        per_page = n_blocks[decode_list]
+        items = np.repeat(decode_list, per_page)
+        first = np.cumsum(per_page) - per_page
+        blocks = np.arange(items.size, dtype=np.int64) - np.repeat(first, per_page)
+        blocks = np.where(split[items], blocks, -1)
+        self._warps("pq_decompress", len(items), buf, pages, self._device_i64(items), self._device_i64(blocks),
+                    len(items), dec, index, base_dev, error)  # fmt: skip
+
     def _decode(self, buf: Any, t: dict, error: Any) -> dict | None:
         from riptide import _device
 
@@ -360,8 +385,7 @@ class _Decoder:
         data_list = np.flatnonzero(keep & t["is_data"])
         dict_list = np.flatnonzero(t["strings"])
         dec = xp.empty(max(t["dec_total"], 1), dtype=np.uint8)
-        self._warps("pq_decompress", len(decode_list), buf, pages, self._device_i64(decode_list), len(decode_list),
-                    dec, error)  # fmt: skip
+        self._decompress(buf, pages, pt, decode_list, dec, error)
         n_mask = int(t["mask_base"][-1] + self.n_rows) if t["nullable"].any() else 0
         mask = xp.empty(max(n_mask, 1), dtype=np.uint8)
         valid = xp.zeros(max(n_pages, 1), dtype=np.int64)

@@ -15,8 +15,9 @@ The kernels (the module docstring of :mod:`riptide.io.parquet_device` describes 
 
 ``pq_walk``            one thread per column chunk: walks the Thrift page headers (compact protocol), counting the
                        pages (``fill=0``) or writing one row of the page table per page (``fill=1``).
-``pq_decompress``      one warp per page: Snappy (lane 0 decodes a batch of up to ``WARP`` tags, the lanes copy them,
-                       one tag per lane where no tag of the batch reads bytes another one writes), or a plain copy;
+``pq_snappy_index``    one warp per page of more than one Snappy block: where each block's tags start in the input.
+``pq_decompress``      one warp per page or Snappy block: Snappy (lane 0 parses a batch of tags, the lanes write its bytes in parallel,
+                       following copies of copies back to bytes already in place; see ``snappy_warp``), or a copy;
                        a data page v2's levels are copied as they are (they are never compressed).
 ``pq_levels``          one warp per data page: definition levels (RLE / bit-packed hybrid, bit width 1) to the
                        row validity bytes; counts the page's values; finds where its values start.
@@ -30,7 +31,7 @@ The kernels (the module docstring of :mod:`riptide.io.parquet_device` describes 
 
 from __future__ import annotations
 
-__all__ = ["HOST_PRELUDE", "KERNELS", "PF", "CF", "SOURCE"]
+__all__ = ["HOST_PRELUDE", "KERNELS", "PF", "CF", "SNAPPY_BLOCK", "SOURCE"]
 
 # Page table: one row of PF int64 per page. pq_walk writes fields 0..11, the host the rest.
 PF = 20
@@ -42,7 +43,9 @@ CF = 8
 C_KIND, C_WIDTH, C_OUT, C_POS, C_LEN, C_MAP = range(6)
 KIND_FIXED, KIND_BOOL, KIND_STRING, KIND_CATEGORY = range(4)
 
-KERNELS = ("pq_walk", "pq_decompress", "pq_levels", "pq_byte_arrays", "pq_values", "pq_gather_strings")
+SNAPPY_BLOCK = 65536  # Snappy compresses its input in blocks of this size (see pq_snappy_index)
+
+KERNELS = ("pq_walk", "pq_snappy_index", "pq_decompress", "pq_levels", "pq_byte_arrays", "pq_values", "pq_gather_strings")
 
 SOURCE = r"""
 typedef long long i64;
@@ -65,7 +68,6 @@ enum { P_TYPE, P_CHUNK, P_DATA, P_CSIZE, P_USIZE, P_NVALUES, P_ENC, P_DEFENC, P_
 #define CF 8
 enum { C_KIND, C_WIDTH, C_OUT, C_POS, C_LEN, C_MAP };
 enum { KIND_FIXED, KIND_BOOL, KIND_STRING, KIND_CATEGORY };
-#define LONG_TAG 64
 
 DEV int lane_id() { return (int)(threadIdx.x % WARP); }
 DEV i64 warp_item() { return (i64)blockIdx.x * (blockDim.x / WARP) + threadIdx.x / WARP; }
@@ -83,6 +85,42 @@ DEV i64 warp_sum(i64 v) {
     return t;
 }
 
+// Whether v is nonzero in any lane (also a barrier of the warp).
+#ifndef RT_HOST
+DEV int warp_any(int v) { return __any_sync(0xffffffffu, v); }
+#else
+DEV int warp_any(int v) { return warp_sum(v != 0) != 0; }
+#endif
+
+// Exclusive prefix sum of v over the lanes of a warp, and the warp's total.
+#ifndef RT_HOST
+DEV i64 warp_exclusive_sum(i64 v, i64& total) {
+    int lane = lane_id();
+    i64 x = v;
+    for (int d = 1; d < WARP; d <<= 1) {
+        i64 y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    total = __shfl_sync(0xffffffffu, x, WARP - 1);
+    return x - v;
+}
+#else
+DEV i64 warp_exclusive_sum(i64 v, i64& total) {
+    __shared__ i64 s_scan[WPB][WARP];
+    int w = threadIdx.x / WARP, lane = lane_id();
+    s_scan[w][lane] = v;
+    warp_sync();
+    i64 before = 0, t = 0;
+    for (int k = 0; k < WARP; k++) {
+        if (k < lane) before += s_scan[w][k];
+        t += s_scan[w][k];
+    }
+    warp_sync();
+    total = t;
+    return before;
+}
+#endif
+
 DEV u32 load_u32(const u8* p) { return (u32)p[0] | ((u32)p[1] << 8) | ((u32)p[2] << 16) | ((u32)p[3] << 24); }
 
 // ULEB128 varint at p[ip] (ip < n), at most 6 bytes (a Snappy length, a hybrid run header); bad = 1 when truncated.
@@ -96,16 +134,38 @@ DEV u64 read_uleb(const u8* p, i64 n, i64& ip, int& bad) {
     }
 }
 
-// n bytes from s to d by the lanes of a warp; 4-byte stores where d is aligned.
+// n bytes from s to d (distinct buffers) by the lanes of a warp, as 4-byte words. A lane keeps COPY_UNROLL loads in
+// flight before it stores: a copy is latency-bound otherwise (one load round trip per 128 bytes of a warp).
+// An unaligned source is read as aligned words and shifted (never past its last byte; at most 3 bytes before
+// its first, inside the same allocation since allocations are word-aligned).
+#define COPY_UNROLL 4
 DEV void warp_copy(const u8* s, u8* d, i64 n) {
     int lane = lane_id();
-    if ((((u64)d) & 3) == 0) {
-        i64 nw = n >> 2;
-        for (i64 j = lane; j < nw; j += WARP) ((u32*)d)[j] = load_u32(s + 4 * j);
-        for (i64 j = (nw << 2) + lane; j < n; j += WARP) d[j] = s[j];
-    } else {
-        for (i64 j = lane; j < n; j += WARP) d[j] = s[j];
+    i64 head = (i64)((4 - ((u64)d & 3)) & 3);
+    if (head > n) head = n;
+    for (i64 j = lane; j < head; j += WARP) d[j] = s[j];
+    s += head;
+    d += head;
+    n -= head;
+    i64 nw = n >> 2;
+    int sa = (int)((u64)s & 3);
+    const u32* sw = (const u32*)(s - sa);
+    u32* dw = (u32*)d;
+    i64 body = nw > 0 ? nw - 1 : 0;  // words that may read the aligned word after them; the last one does not
+    for (i64 j0 = 0; j0 < body; j0 += (i64)WARP * COPY_UNROLL) {
+        u32 lo[COPY_UNROLL], hi[COPY_UNROLL];
+        for (int u = 0; u < COPY_UNROLL; u++) {
+            i64 j = j0 + lane + (i64)u * WARP;
+            lo[u] = j < body ? sw[j] : 0;
+            hi[u] = (j < body && sa) ? sw[j + 1] : 0;
+        }
+        for (int u = 0; u < COPY_UNROLL; u++) {
+            i64 j = j0 + lane + (i64)u * WARP;
+            if (j < body) dw[j] = sa ? (u32)((((u64)hi[u] << 32) | lo[u]) >> (8 * sa)) : lo[u];
+        }
     }
+    if (nw > 0 && lane == 0) dw[nw - 1] = load_u32(s + 4 * (nw - 1));
+    for (i64 j = (nw << 2) + lane; j < n; j += WARP) d[j] = s[j];
 }
 
 // ------------------------------------------------------------------ Thrift compact protocol (page headers)
@@ -243,133 +303,273 @@ extern "C" __global__ void pq_walk(const u8* buf, const i64* chunks, i64 n_chunk
 }
 
 // ------------------------------------------------------------------ Snappy, one warp per page
-DEV void snappy_warp(const u8* src, i64 n, u8* dst, i64 expect, int* error) {
-    __shared__ i64 s_dst[WPB][WARP];
-    __shared__ i64 s_src[WPB][WARP];
-    __shared__ int s_len[WPB][WARP];
-    __shared__ int s_copy[WPB][WARP];
-    int w = threadIdx.x / WARP, lane = lane_id();
+// A page's output is written in batches of consecutive short tags (at most SNAPPY_BYTES output bytes), or one long
+// literal (copied by the whole warp as words). Within a batch:
+//  1. parse: each lane decodes the tag that would start at its byte of a WARP-byte window of the input; a walk
+//     from the window's first byte (one broadcast per tag) finds the real tags, their output positions and the
+//     batch's end. The lane of each real tag then writes, per output byte, a code in shared memory: the byte's
+//     value when it is known (a literal's input byte, or a copy's source byte from before the batch), else the
+//     index in the batch of the earlier byte it repeats;
+//  2. resolve: pointer jumping (each pending code replaced by the code it points to) until every byte is known:
+//     log2 of the longest chain of copies rounds, however the batch's copies overlap;
+//  3. write the batch's bytes, lanes side by side.
+// A page's dictionary can be a megabyte of short copies; one warp still decodes it, so the per-tag work is small.
+#define SNAPPY_BYTES (WARP >= 8 ? 64 * WARP : 512)
+#define LONG_LITERAL 128  // <= SNAPPY_BYTES, as a copy (64 bytes at most) is: every short tag fits an empty batch
+
+// The walk through a window of WINDOW = WINDOW_CANDIDATES * WARP input bytes, for streams whose items (Snappy tags,
+// PLAIN byte arrays) can only be found one after the other: each lane has stored in `sizes` the size of the item that
+// would start at each of its bytes (0: malformed), and lane 0 follows the chain from the window's first byte through
+// shared memory (measured faster than a broadcast per item through the lanes' registers, and than pointer doubling
+// over the window). Sets bit k of `starts` when an item starts at window byte k, stops before byte `limit` or after
+// `items` items, and returns (in every lane) how far the chain went; `found` counts the items, `bad` flags a
+// malformed one.
+#define WINDOW_CANDIDATES 4
+#define WINDOW (WARP * WINDOW_CANDIDATES)
+DEV i64 walk_window(const i64* sizes, u32* starts, i64 limit, i64 items, i64& found, int& bad) {
+    i64 pos = 0, count = 0;
+    int wrong = 0;
+    if (lane_id() == 0) {
+        for (int k = 0; k < (WINDOW + 31) / 32; k++) starts[k] = 0;
+        while (pos < WINDOW && pos < limit && count < items) {
+            i64 size = sizes[pos];
+            if (size == 0) { wrong = 1; break; }
+            starts[pos >> 5] |= 1u << (pos & 31);
+            count++;
+            pos += size;
+        }
+    }
+    pos = warp_bcast(pos, 0);
+    found = warp_bcast(count, 0);
+    if (warp_bcast(wrong, 0)) bad = 1;
+    warp_sync();  // `starts` is visible to every lane
+    return pos;
+}
+
+// Whether an item starts at window byte k.
+DEV int starts_at(const u32* starts, i64 k) { return (int)(starts[k >> 5] >> (k & 31) & 1); }
+
+// The Snappy tag whose bytes h holds, at input position x (x < n; h has the 5 bytes from x where the input does):
+// kind (0 literal, else a copy), output length, source (a literal's input position,
+// a copy's offset back), size in the input (with a literal's bytes); ok = 0 when it runs past the input.
+DEV void snappy_tag(const u8* h, i64 x, i64 n, int& kind, i64& len, i64& from, i64& size, int& ok) {
+    u32 tag = h[0];
+    kind = (int)(tag & 3);
+    if (kind == 0) {
+        len = (tag >> 2) + 1;
+        i64 head = 1;
+        ok = 1;
+        if (len > 60) {
+            int nb = (int)len - 60;
+            if (x + 1 + nb > n) ok = 0;
+            len = 0;
+            for (int j = 0; ok && j < nb; j++) len |= (i64)h[1 + j] << (8 * j);
+            len += 1;
+            head += nb;
+        }
+        from = x + head;
+        size = head + len;
+        if (from + len > n) ok = 0;
+    } else if (kind == 1) {
+        ok = x + 2 <= n;
+        len = 4 + ((tag >> 2) & 7);
+        from = ok ? (((i64)(tag >> 5) << 8) | h[1]) : 0;
+        size = 2;
+    } else if (kind == 2) {
+        ok = x + 3 <= n;
+        len = (tag >> 2) + 1;
+        from = ok ? ((i64)h[1] | ((i64)h[2] << 8)) : 0;
+        size = 3;
+    } else {
+        ok = x + 5 <= n;
+        len = (tag >> 2) + 1;
+        from = ok ? (i64)load_u32(h + 1) : 0;
+        size = 5;
+    }
+}
+
+DEV void snappy_warp(const u8* src, i64 n, u8* dst, i64 expect, int header, int* error) {
+    __shared__ int s_code[WPB][SNAPPY_BYTES];  // >= 0: index of the byte it repeats; < 0: -1 - the byte's value
+    int* code = s_code[threadIdx.x / WARP];
+    int lane = lane_id();
     if (n == 0) { if (expect != 0 && lane == 0) fail(error, 2); return; }
-    i64 ip = 0, op = 0;
+    i64 ip = 0, op = 0;  // the same in every lane
     int bad = 0;
-    if (lane == 0) {
+    if (lane == 0 && header) {
         u64 total = read_uleb(src, n, ip, bad);
         if ((i64)total != expect) bad = 1;
     }
+    ip = warp_bcast(ip, 0);
     if (warp_bcast(bad, 0)) { if (lane == 0) fail(error, 2); return; }
-    while (true) {
-        int nt = 0;
-        if (lane == 0) {  // decode up to WARP tags
-            while (nt < WARP && ip < n) {
-                u32 tag = src[ip++];
-                int kind = (int)(tag & 3);
-                i64 len, from;
-                if (kind == 0) {
-                    len = (tag >> 2) + 1;
-                    if (len > 60) {
-                        int nb = (int)len - 60;
-                        if (ip + nb > n) { bad = 1; break; }
-                        len = 0;
-                        for (int j = 0; j < nb; j++) len |= (i64)src[ip + j] << (8 * j);
-                        len += 1;
-                        ip += nb;
+    while (ip < n) {
+        i64 start = op, long_from = -1, long_len = 0;
+        int done = 0;
+        while (!done && ip < n) {  // 1. one window of the input per round
+            i64 x = ip + lane, len = 0, from = 0, size = 1;
+            int kind = 0, ok = 0;
+            if (x < n) snappy_tag(src + x, x, n, kind, len, from, size, ok);
+            i64 mine = -1;  // this lane's tag's output position, when its tag is a real one of the batch
+            i64 pos = 0;
+            while (pos < WARP && ip < n) {
+                int p = (int)pos;
+                int t_ok = (int)warp_bcast(ok, p), t_kind = (int)warp_bcast(kind, p);
+                i64 t_len = warp_bcast(len, p), t_size = warp_bcast(size, p);
+                if (!t_ok || op + t_len > expect) { bad = 1; done = 1; break; }
+                if (t_kind == 0 && t_len >= LONG_LITERAL) {  // a batch of its own, or the end of this one
+                    if (op == start) {
+                        long_from = warp_bcast(from, p);
+                        long_len = t_len;
+                        op += t_len;
+                        ip += t_size;
                     }
-                    from = ip;
-                    ip += len;
-                    if (ip > n) { bad = 1; break; }
-                } else if (kind == 1) {
-                    if (ip + 1 > n) { bad = 1; break; }
-                    len = 4 + ((tag >> 2) & 7);
-                    from = ((i64)(tag >> 5) << 8) | src[ip];
-                    ip += 1;
-                } else if (kind == 2) {
-                    if (ip + 2 > n) { bad = 1; break; }
-                    len = (tag >> 2) + 1;
-                    from = (i64)src[ip] | ((i64)src[ip + 1] << 8);
-                    ip += 2;
-                } else {
-                    if (ip + 4 > n) { bad = 1; break; }
-                    len = (tag >> 2) + 1;
-                    from = (i64)load_u32(src + ip);
-                    ip += 4;
+                    done = 1;
+                    break;
                 }
-                if ((kind != 0 && (from <= 0 || from > op)) || op + len > expect) { bad = 1; break; }
-                s_dst[w][nt] = op;
-                s_src[w][nt] = from;  // literal: input position; copy: distance back
-                s_len[w][nt] = (int)len;
-                s_copy[w][nt] = kind != 0;
-                op += len;
-                nt++;
+                if (op - start + t_len > SNAPPY_BYTES) { done = 1; break; }
+                if (lane == p) mine = op;
+                op += t_len;
+                ip += t_size;
+                pos += t_size;
             }
+            int wrong = 0;
+            if (mine >= 0) {
+                i64 at = mine - start;
+                if (kind == 0) {
+                    for (i64 i = 0; i < len; i++) code[at + i] = -1 - (int)src[from + i];
+                } else if (from <= 0 || from > mine) {
+                    wrong = 1;
+                } else {
+                    for (i64 i = 0; i < len; i++) {
+                        i64 q = mine + i - from;  // forward: a copy may repeat its own first bytes
+                        code[at + i] = q >= start ? (int)(q - start) : -1 - (int)dst[q];
+                    }
+                }
+            }
+            if (warp_sum(wrong)) bad = 1;  // also the barrier after the codes' writes
+            if (bad) { if (lane == 0) fail(error, 2); return; }
         }
-        nt = (int)warp_bcast(nt, 0);
-        bad = (int)warp_bcast(bad, 0);
-        warp_sync();  // the batch in shared memory is visible to every lane
-        if (bad) { if (lane == 0) fail(error, 2); return; }
-        if (nt == 0) break;
-        int t = 0;
-        while (t < nt) {
-            i64 d = s_dst[w][t];
-            int len = s_len[w][t];
-            if (len > LONG_TAG) {  // one long tag: all lanes
-                if (!s_copy[w][t]) {
-                    warp_copy(src + s_src[w][t], dst + d, len);
-                } else {
-                    i64 off = s_src[w][t];  // byte i repeats the pattern of the off bytes before d
-                    for (i64 i = lane; i < len; i += WARP) dst[d + i] = dst[d - off + (i % off)];
-                }
-                warp_sync();
-                t++;
-                continue;
-            }
-            // A group of short tags, one per lane: it ends before a copy that reads bytes the group writes.
-            int g = t + 1;
-            while (g < nt && s_len[w][g] <= LONG_TAG) {
-                if (s_copy[w][g]) {
-                    i64 off = s_src[w][g];
-                    i64 read_end = s_dst[w][g] - off + imin(s_len[w][g], off);
-                    if (read_end > d) break;
-                }
-                g++;
-            }
-            if (lane < g - t) {
-                int k = t + lane;
-                i64 dd = s_dst[w][k];
-                int l = s_len[w][k];
-                if (!s_copy[w][k]) {
-                    const u8* s2 = src + s_src[w][k];
-                    for (int i = 0; i < l; i++) dst[dd + i] = s2[i];
-                } else {
-                    i64 off = s_src[w][k];
-                    for (int i = 0; i < l; i++) dst[dd + i] = dst[dd - off + i];  // forward: overlaps repeat
-                }
-            }
+        if (long_from >= 0) {
+            warp_copy(src + long_from, dst + start, long_len);
             warp_sync();
-            t = g;
+            continue;
         }
+        i64 total = op - start;
+        while (true) {  // 2. resolve
+            int pending = 0;
+            for (i64 j = lane; j < total; j += WARP) {
+                int c = code[j];
+                if (c >= 0) {
+                    int c2 = code[c];  // another lane may be updating code[c]: either value points the same way
+                    code[j] = c2;
+                    pending |= c2 >= 0;
+                }
+            }
+            if (!warp_sum(pending)) break;
+        }
+        for (i64 j = lane; j < total; j += WARP) dst[start + j] = (u8)(-1 - code[j]);  // 3. write
+        warp_sync();  // the batch's bytes are in place for the next batch's copies
     }
     if (lane == 0 && op != expect) fail(error, 2);
 }
 
-extern "C" __global__ void pq_decompress(const u8* in, const i64* pages, const i64* list, i64 n, u8* out,
-                                         int* error) {
+// Snappy's compressor works in blocks of SNAPPY_BLOCK input bytes: no copy reaches back before its block's start,
+// and a tag starts at every block boundary of the output. pq_snappy_index (one warp per large page) finds, for each
+// block, the input position of the tag that starts it, so that pq_decompress gives each block its own warp. The
+// walk checks what it relies on: a page where a copy crosses a block start or a tag spans a block boundary (another
+// compressor) gets index -1 at its first block and is decoded by one warp. Each lane decodes the tags that would
+// start at its bytes of a window of the input, walk_window finds the real ones, and a prefix sum of their lengths
+// gives their output positions.
+#define SNAPPY_BLOCK 65536
+
+DEV void snappy_index_warp(const u8* src, i64 n, i64 expect, i64* index, int* error) {
+    __shared__ i64 s_size[WPB][WINDOW];
+    __shared__ u32 s_starts[WPB][(WINDOW + 31) / 32];
+    const int C = WINDOW_CANDIDATES;
+    int w = threadIdx.x / WARP, lane = lane_id();
+    i64 ip = 0, op = 0;
+    int bad = 0, unsplit = 0;
+    if (lane == 0) {
+        u64 total = read_uleb(src, n, ip, bad);
+        if ((i64)total != expect) bad = 1;
+    }
+    ip = warp_bcast(ip, 0);
+    if (warp_bcast(bad, 0)) { if (lane == 0) fail(error, 2); return; }
+    if (lane == 0) index[0] = ip;
+    while (ip < n && !bad) {
+        // this lane's candidates: the tags that would start at its C bytes of the window
+        int kind[WINDOW_CANDIDATES];
+        i64 len[WINDOW_CANDIDATES], from[WINDOW_CANDIDATES];
+        for (int c = 0; c < C; c++) {
+            i64 x = ip + (i64)lane * C + c, size = 1;
+            int ok = 0;
+            kind[c] = 0; len[c] = 0; from[c] = 0;
+            if (x < n) snappy_tag(src + x, x, n, kind[c], len[c], from[c], size, ok);
+            s_size[w][lane * C + c] = ok ? size : 0;
+        }
+        warp_sync();
+        i64 found;
+        i64 pos = walk_window(s_size[w], s_starts[w], n - ip, n, found, bad);
+        i64 here = 0, total;
+        for (int c = 0; c < C; c++) if (starts_at(s_starts[w], lane * C + c)) here += len[c];
+        i64 at = op + warp_exclusive_sum(here, total);
+        for (int c = 0; c < C; c++) {
+            if (!starts_at(s_starts[w], lane * C + c)) continue;
+            if (at + len[c] > expect || (kind[c] != 0 && (from[c] <= 0 || from[c] > at))) {
+                bad = 1;
+            } else {
+                if (kind[c] != 0 && at - from[c] < (at & ~(i64)(SNAPPY_BLOCK - 1))) unsplit = 1;
+                if (at / SNAPPY_BLOCK != (at + len[c] - 1) / SNAPPY_BLOCK) unsplit = 1;
+                if (at % SNAPPY_BLOCK == 0) index[at / SNAPPY_BLOCK] = ip + (i64)lane * C + c;
+            }
+            at += len[c];
+        }
+        bad = warp_any(bad);  // also the barrier before the next window's sizes
+        op += total;
+        ip += pos;
+    }
+    if (bad || op != expect) { if (lane == 0) fail(error, 2); return; }
+    if (warp_any(unsplit) && lane == 0) index[0] = -1;
+}
+
+extern "C" __global__ void pq_snappy_index(const u8* in, const i64* pages, const i64* list, i64 n, i64* index,
+                                           const i64* base, int* error) {
     i64 item = warp_item();
     if (item >= n) return;
-    const i64* P = pages + list[item] * PF;
+    i64 page = list[item];
+    const i64* P = pages + page * PF;
+    i64 pre = P[P_TYPE] == 3 ? P[P_DEFLEN] + P[P_REPLEN] : 0;
+    if (pre < 0 || pre > P[P_CSIZE] || pre > P[P_USIZE]) { if (lane_id() == 0) fail(error, 2); return; }
+    snappy_index_warp(in + P[P_DATA] + pre, P[P_CSIZE] - pre, P[P_USIZE] - pre, index + base[page], error);
+}
+
+// One warp per work item: a page (block -1), or one Snappy block of a page that pq_snappy_index split.
+extern "C" __global__ void pq_decompress(const u8* in, const i64* pages, const i64* items, const i64* blocks, i64 n,
+                                         u8* out, const i64* index, const i64* base, int* error) {
+    i64 item = warp_item();
+    if (item >= n) return;
+    i64 page = items[item], block = blocks[item];
+    const i64* P = pages + page * PF;
     i64 type = P[P_TYPE];
     const u8* src = in + P[P_DATA];
     u8* dst = out + P[P_OUT];
     i64 cs = P[P_CSIZE], us = P[P_USIZE];
     i64 pre = type == 3 ? P[P_DEFLEN] + P[P_REPLEN] : 0;
     if (pre < 0 || pre > cs || pre > us) { if (lane_id() == 0) fail(error, 2); return; }
-    warp_copy(src, dst, pre);
+    const i64* starts = block >= 0 ? index + base[page] : 0;
+    if (block > 0 && starts[0] < 0) return;  // not split after all: block 0 decodes the whole page
+    if (block <= 0) warp_copy(src, dst, pre);
     int compressed = P[P_CODEC] == 1 && !(type == 3 && P[P_ISCOMP] == 0);
-    if (compressed) {
-        snappy_warp(src + pre, cs - pre, dst + pre, us - pre, error);
-    } else if (cs != us) {
-        if (lane_id() == 0) fail(error, 2);
+    if (!compressed) {
+        if (cs != us) { if (lane_id() == 0) fail(error, 2); }
+        else warp_copy(src + pre, dst + pre, cs - pre);
+    } else if (block < 0 || starts[0] < 0) {
+        snappy_warp(src + pre, cs - pre, dst + pre, us - pre, 1, error);
     } else {
-        warp_copy(src + pre, dst + pre, cs - pre);
+        i64 blocks_in_page = (us - pre + SNAPPY_BLOCK - 1) / SNAPPY_BLOCK;
+        i64 from = starts[block], to = block + 1 < blocks_in_page ? starts[block + 1] : cs - pre;
+        i64 at = block * SNAPPY_BLOCK;
+        if (from < 0 || to < from || to > cs - pre) { if (lane_id() == 0) fail(error, 2); return; }
+        snappy_warp(src + pre + from, to - from, dst + pre + at, imin(SNAPPY_BLOCK, us - pre - at), 0, error);
     }
 }
 
@@ -463,18 +663,41 @@ extern "C" __global__ void pq_levels(const u8* dec, const i64* pages, const i64*
     }
 }
 
-// PLAIN BYTE_ARRAY values: (position in dec, length) of `count` values from [p, end); lane 0 walks.
+// PLAIN BYTE_ARRAY values: (position in dec, length) of `count` values from [p, end). Returns nonzero (in every
+// lane) when they run past the end. Each value is a 4-byte length and its bytes, so where one starts depends on all
+// before it: each lane reads the length that would start at each of its bytes of a window, and walk_window finds
+// the real values (a megabyte dictionary page holds tens of thousands).
 DEV int walk_byte_arrays(const u8* dec, const u8* p, const u8* end, i64 count, i64* pos, int* len) {
-    if (lane_id() != 0) return 0;
-    for (i64 i = 0; i < count; i++) {
-        if (end - p < 4) return 1;
-        u32 l = load_u32(p);
-        if ((i64)l > end - p - 4) return 1;
-        pos[i] = (i64)(p + 4 - dec);
-        len[i] = (int)l;
-        p += 4 + l;
+    __shared__ i64 s_size[WPB][WINDOW];
+    __shared__ u32 s_starts[WPB][(WINDOW + 31) / 32];
+    const int C = WINDOW_CANDIDATES;
+    int w = threadIdx.x / WARP, lane = lane_id();
+    i64 n = end - p, at = 0, done = 0;
+    int bad = 0;
+    while (done < count && !bad) {
+        u32 length[WINDOW_CANDIDATES];
+        for (int c = 0; c < C; c++) {
+            i64 x = at + (i64)lane * C + c;
+            length[c] = x + 4 <= n ? load_u32(p + x) : 0;
+            s_size[w][lane * C + c] = (x + 4 <= n && (i64)length[c] <= n - x - 4) ? 4 + (i64)length[c] : 0;
+        }
+        warp_sync();
+        i64 found;
+        i64 step = walk_window(s_size[w], s_starts[w], n - at, count - done, found, bad);
+        i64 mine = 0, total;
+        for (int c = 0; c < C; c++) mine += starts_at(s_starts[w], lane * C + c);
+        i64 k = done + warp_exclusive_sum(mine, total);
+        for (int c = 0; c < C; c++) {
+            if (!starts_at(s_starts[w], lane * C + c)) continue;
+            pos[k] = (i64)(p + at + (i64)lane * C + c + 4 - dec);
+            len[k] = (int)length[c];
+            k++;
+        }
+        done += total;
+        at += step;
+        bad = warp_any(bad);  // also the barrier before the next window's sizes
     }
-    return 0;
+    return bad;
 }
 
 // Dictionary pages of string columns -> entries (position, length) at the page's P_DICTBASE.

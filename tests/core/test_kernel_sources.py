@@ -44,6 +44,21 @@ for _c_type in ("double", "float"):
         SOURCES[f"{_kernel}:{_c_type}"] = _source
         DEFINES[f"{_kernel}:{_c_type}"] = [f"-DDATA_T={_c_type}", f"-DCB={ml_kernels.CENTER_CHUNK}"]
 
+# riptide.ml.cluster's all-pairs passes (k-th neighbour distances, Boruvka's lightest edges).
+from riptide.ml.cluster import _neighbourhood as cluster_pairs  # noqa: E402
+
+for _kernel in ("riptide_knn_kth", "riptide_boruvka_rowmin"):
+    SOURCES[_kernel] = cluster_pairs.PAIRS_SOURCE
+    DEFINES[_kernel] = [f"-DMAX_FEATURES={cluster_pairs.MAX_FEATURES}", f"-DMAX_K={cluster_pairs.MAX_K}",
+                        f"-DTILE={cluster_pairs.TILE}"]  # fmt: skip
+
+# riptide.ml.neighbors' k-nearest selection kernel, per value type.
+from riptide.ml.neighbors import _kernels as neighbors_kernels  # noqa: E402
+
+for _c_type in ("double", "float"):
+    SOURCES[f"riptide_knn_select:{_c_type}"] = neighbors_kernels.SELECT_SOURCE
+    DEFINES[f"riptide_knn_select:{_c_type}"] = [f"-DVAL_T={_c_type}", f"-DKMAX={neighbors_kernels.KMAX}"]
+
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
 def test_kernel_compiles(name):

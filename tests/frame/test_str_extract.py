@@ -126,7 +126,9 @@ def test_replace_template_and_split_against_pandas(s, pat, repl, n):
             want = _python(s, lambda v: re.sub(pat, repl, v, count=max(n, 0)), "str") if n != 0 else None
         except (re.error, IndexError):
             want = None
-        if want is not None:
+        if want is not None and "\\0" not in repl:
+            # Python's re.sub reads the template r"\0" as a NUL character; pandas (and riptide) read it as the
+            # whole match, so Python is no oracle for such a template
             _same(s, call, want)
     else:
         same(s, call)

@@ -132,8 +132,6 @@ def test_empty_and_constructor_edge_cases():
         rg.is_connected(G)
     with pytest.raises(KeyError):
         rg.from_pandas_edgelist(pd.DataFrame({"source": [1], "target": [2]}), edge_attr="nope")
-    with pytest.raises(NetworkXNotImplemented):
-        rg.from_pandas_edgelist(pd.DataFrame({"source": [1], "target": [2]}), create_using=nx.MultiGraph)
     D = rg.DiGraph([(1, 2), (2, 3)])
     assert D.is_directed() and sorted(D.edges()) == [(1, 2), (2, 3)]
     assert list(D.predecessors(2)) == [1] and list(D.successors(2)) == [3]

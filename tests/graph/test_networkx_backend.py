@@ -18,6 +18,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import networkx as nx
+from networkx.utils.backends import _registered_algorithms  # NetworkX's dispatchable functions by name
 import pytest
 
 from riptide_nx_info import FUNCTIONS, get_info
@@ -43,7 +44,7 @@ def test_entry_points_resolve_to_the_backend():
     for name in FUNCTIONS:  # every advertised function exists with NetworkX's parameters
         assert callable(getattr(BackendInterface, name))
         ours = list(inspect.signature(getattr(BackendInterface, name)).parameters)
-        theirs = list(inspect.signature(getattr(nx, name).orig_func).parameters)
+        theirs = list(inspect.signature(_registered_algorithms[name].orig_func).parameters)
         assert ours == theirs, name
 
 
@@ -57,7 +58,7 @@ def test_backend_interface_conversions():
     assert BackendInterface.convert_to_nx({1: 0.5}) == {1: 0.5}
     assert BackendInterface.can_run("pagerank", (H,), {}) is True
     assert isinstance(BackendInterface.can_run("pagerank", (nx.MultiGraph(),), {}), str)
-    assert isinstance(BackendInterface.can_run("betweenness_centrality", (H,), {}), str)
+    assert isinstance(BackendInterface.can_run("not_an_algorithm", (H,), {}), str)
 
 
 _DISPATCH_SCRIPT = textwrap.dedent("""
@@ -81,6 +82,15 @@ _DISPATCH_SCRIPT = textwrap.dedent("""
     assert list(nx.connected_components(U, backend="riptide")) == [{1, 2}, {3, 4, 5}]
     assert nx.single_source_shortest_path_length(U, 3, backend="riptide") == {3: 0, 4: 1, 5: 2}
     assert type(nx.degree_centrality(U, backend="riptide")) is dict
+    W = nx.gnp_random_graph(30, 0.15, seed=3, directed=True)
+    for i, (u, v) in enumerate(W.edges):
+        if i % 3:  # the others default to weight 1, as NetworkX's d.get(weight, 1)
+            W[u][v]["weight"] = (u + 2 * v) % 7 + 1
+    assert nx.single_source_dijkstra(W, 0, backend="riptide") == nx.single_source_dijkstra(W, 0, backend="networkx")
+    got = nx.betweenness_centrality(W, k=7, seed=2, weight="weight", backend="riptide")
+    expected = nx.betweenness_centrality(W, k=7, seed=2, weight="weight", backend="networkx")
+    assert type(got) is dict and max(abs(got[k] - expected[k]) for k in got) < 1e-12
+    assert isinstance(nx.bfs_tree(W, 0, backend="riptide"), nx.DiGraph)
     print("dispatch ok")
 """)
 
@@ -108,3 +118,44 @@ def test_dispatched_errors_are_networkx_errors(name):
     graph = nx.DiGraph([(1, 2)]) if name == "connected_components" else nx.Graph([(1, 2)])
     with pytest.raises(nx.NetworkXNotImplemented):
         getattr(BackendInterface, name)(BackendInterface.convert_from_nx(graph))
+
+
+def test_backend_resolves_the_registry_and_converts_results():
+    from riptide_nx_info import ALGORITHMS
+
+    import riptide.graph as rg
+
+    assert set(ALGORITHMS) <= set(dir(BackendInterface)) and set(ALGORITHMS) <= set(rg.__all__)
+    with pytest.raises(AttributeError):
+        BackendInterface.not_an_algorithm  # noqa: B018
+    H = nx.DiGraph([(1, 2, {"weight": 2}), (2, 3, {"weight": 1}), (1, 3, {"weight": 5})])
+    G = BackendInterface.convert_from_nx(H, edge_attrs={"weight": 1})
+    dist, paths = BackendInterface.single_source_dijkstra(G, 1)
+    assert type(dist) is dict and dist == {1: 0, 2: 2, 3: 3} and paths == {1: [1], 2: [1, 2], 3: [1, 2, 3]}
+    tree = BackendInterface.bfs_tree(G, 1)
+    assert isinstance(tree, nx.DiGraph) and list(tree.edges) == list(nx.bfs_tree(H, 1).edges)
+    pairs = BackendInterface.all_pairs_shortest_path_length(G)
+    assert all(type(d) is dict for _, d in pairs)
+    positional_function = (H, 1, None, None, lambda u, v, d: 1)  # weight given positionally
+    assert isinstance(BackendInterface.can_run("single_source_dijkstra", positional_function, {}), str)
+    assert isinstance(BackendInterface.can_run("dijkstra_path", (H, 1, 2), {"weight": len}), str)
+    assert BackendInterface.can_run("dijkstra_path", (H, 1, 2), {"weight": "weight"}) is True
+
+
+@pytest.mark.parametrize("name", ["single_source_dijkstra_path_length", "shortest_path_length", "bfs_edges",
+                                  "strongly_connected_components", "betweenness_centrality"])
+def test_dispatched_results_equal_networkx(name):
+    if name not in FUNCTIONS:
+        pytest.skip(f"{name} is not registered")
+    H = nx.gnp_random_graph(30, 0.15, seed=2, directed=True)
+    for u, v in H.edges:
+        H[u][v]["weight"] = (u * v) % 5 + 1
+    args = {"single_source_dijkstra_path_length": (0,), "shortest_path_length": (0,), "bfs_edges": (0,)}.get(name, ())
+    got = getattr(BackendInterface, name)(BackendInterface.convert_from_nx(H, edge_attrs={"weight": 1}), *args)
+    expected = getattr(nx, name)(H, *args, backend="networkx")
+    if name == "strongly_connected_components":
+        assert {frozenset(c) for c in got} == {frozenset(c) for c in expected}
+    elif name == "bfs_edges":
+        assert list(got) == list(expected)
+    else:
+        assert type(got) is dict and got == pytest.approx(expected)

@@ -135,7 +135,9 @@ def _relocate_empty(X: Any, sample_weight: Any, labels: Any, old_centers: Any, s
     distance = _row_distances(X, old_centers, labels, xp)
     if float(distance.max()) == 0:  # one scalar read: scikit-learn's "nothing to relocate" test
         return
-    far = xp.argsort(-distance)[:n_empty]
+    # scikit-learn's selection, ties included: the structural tie of KBinsDiscretizer's k-means init (the extreme
+    # points equally far from the outer centers) is broken as NumPy's argpartition breaks it
+    far = xp.argpartition(distance, -n_empty)[: -n_empty - 1 : -1]
     for i in range(n_empty):  # a loop over empty clusters, not samples
         point, new, old = far[i], empty[i], labels[far[i]]
         weight = sample_weight[point]

@@ -5,6 +5,19 @@ See :mod:`riptide.ml.model_selection._split` (how rows are chosen) and :mod:`rip
 """
 
 from riptide.ml.model_selection._split import KFold, StratifiedKFold, train_test_split
-from riptide.ml.model_selection._validation import GridSearchCV, cross_val_score, cross_validate
+from riptide.ml.model_selection._validation import (
+    GridSearchCV,
+    RandomizedSearchCV,
+    cross_val_score,
+    cross_validate,
+)
 
-__all__ = ["GridSearchCV", "KFold", "StratifiedKFold", "cross_val_score", "cross_validate", "train_test_split"]
+__all__ = [
+    "GridSearchCV",
+    "KFold",
+    "RandomizedSearchCV",
+    "StratifiedKFold",
+    "cross_val_score",
+    "cross_validate",
+    "train_test_split",
+]

@@ -5,7 +5,8 @@ device, the estimator (riptide's or scikit-learn's) is cloned and fitted there, 
 which score on the device. Named scorers (``'accuracy'``, ``'r2'``, ``'neg_mean_squared_error'``, ``'f1_macro'``,
 ``'roc_auc'``, ``'neg_log_loss'``, ...) map to riptide metrics; other names and callables are scikit-learn's.
 
-GridSearchCV is scikit-learn's class with its own ``fit`` loop: parameter grid, ``cv_results_`` (formatted by
+GridSearchCV and RandomizedSearchCV are scikit-learn's classes with their own ``fit`` loop (shared by both): the
+candidates (parameter grid, or scikit-learn's ``ParameterSampler`` draws), ``cv_results_`` (formatted by
 scikit-learn's code, so the keys are its own), ``best_*`` attributes, refit and the delegating ``predict`` /
 ``score`` methods are scikit-learn's.
 """
@@ -22,12 +23,12 @@ from sklearn import model_selection as _skms
 from sklearn.base import clone, is_classifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import check_scoring
-from sklearn.model_selection import ParameterGrid, check_cv
+from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 
 from riptide.ml._validation import host_form
 from riptide.ml.model_selection._split import StratifiedKFold, take_rows
 
-__all__ = ["cross_validate", "cross_val_score", "GridSearchCV"]
+__all__ = ["GridSearchCV", "RandomizedSearchCV", "cross_val_score", "cross_validate"]
 
 
 class _Scorer:
@@ -208,13 +209,13 @@ def cross_val_score(estimator, X, y=None, *, groups=None, scoring=None, cv=None,
                           error_score=error_score)["test_score"]  # fmt: skip
 
 
-class GridSearchCV(_skms.GridSearchCV):
-    """Exhaustive search over a parameter grid (``sklearn.model_selection.GridSearchCV``), folds on the device."""
+class _DeviceSearchMixin:
+    """``fit`` of scikit-learn's ``BaseSearchCV`` with the folds on the device (candidates from ``_candidates``)."""
 
     def fit(self, X, y=None, **params):
         """Evaluate every candidate on every fold, then refit the best on all of X."""
         if params:
-            raise NotImplementedError("GridSearchCV.fit(**params) is not implemented in riptide.ml yet")
+            raise NotImplementedError(f"{type(self).__name__}.fit(**params) is not implemented in riptide.ml yet")
         self._validate_params()
         estimator = self.estimator
         scorer = _scorers(estimator, self.scoring)
@@ -225,7 +226,7 @@ class GridSearchCV(_skms.GridSearchCV):
         else:
             refit_metric = "score"
         cv, splits = _splits(estimator, X, y, None, self.cv)
-        candidates = list(ParameterGrid(self.param_grid))
+        candidates = self._candidates()
         out = [_fit_and_score(estimator, X, y, train, test, scorer, candidate, self.return_train_score,
                               self.error_score)
                for candidate in candidates for train, test in splits]  # fmt: skip
@@ -253,3 +254,29 @@ class GridSearchCV(_skms.GridSearchCV):
         """The refitted best estimator's score with the search's scorer (on the inputs' device)."""
         scorer = self.scorer_[self.refit] if self.multimetric_ else self.scorer_
         return float(scorer(self.best_estimator_, X, y))
+
+
+class GridSearchCV(_DeviceSearchMixin, _skms.GridSearchCV):
+    """Exhaustive search over a parameter grid (``sklearn.model_selection.GridSearchCV``), folds on the device."""
+
+    def _candidates(self) -> list:
+        return list(ParameterGrid(self.param_grid))
+
+
+class RandomizedSearchCV(_DeviceSearchMixin, _skms.RandomizedSearchCV):
+    """Search over parameter settings drawn at random (``sklearn.model_selection.RandomizedSearchCV``), folds on
+    the device.
+
+    The candidates are scikit-learn's own draws (``ParameterSampler`` with ``n_iter`` and ``random_state``), so
+    the same ``random_state`` tries the same settings as scikit-learn.
+
+    >>> import numpy as np
+    >>> from riptide.ml.linear_model import Ridge
+    >>> X = np.arange(40.0).reshape(20, 2)
+    >>> search = RandomizedSearchCV(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2, random_state=0)
+    >>> len(search.fit(X, X @ [1.0, 2.0]).cv_results_["params"])
+    2
+    """
+
+    def _candidates(self) -> list:
+        return list(ParameterSampler(self.param_distributions, self.n_iter, random_state=self.random_state))

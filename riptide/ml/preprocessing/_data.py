@@ -1,24 +1,31 @@
-"""Scalers: StandardScaler and MinMaxScaler, column statistics computed on the device.
+"""Scalers: StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler and Normalizer, statistics on the device.
 
 Both are a handful of column reductions followed by one elementwise pass, so they are written directly against
 ``xp``. Statistics accumulate in float64 whatever the input dtype (as scikit-learn's ``_safe_accumulator_op``), and
 ``transform`` keeps float32 input float32. NaN is allowed, as in scikit-learn: ignored by ``fit``, kept by
 ``transform``. riptide never modifies its input in place; ``copy`` is accepted for compatibility.
+
+RobustScaler's median and quantiles come from one column-wise sort on the device (NaN sorts last, so each column's
+valid values are its first ``n_j`` entries) and NumPy's ``'linear'`` interpolation between the two neighbouring
+order statistics, as ``numpy.nanpercentile``; no per-column host call. Sparse input is not accepted by these
+scalers (scikit-learn's sparse paths are not implemented): a TypeError from scikit-learn's validation.
 """
 
 from __future__ import annotations
 
 import types
+import warnings
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from riptide.ml._base import DeviceEstimatorMixin
-from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, validate_data
+from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, to_output, validate_data
 
-__all__ = ["StandardScaler", "MinMaxScaler"]
+__all__ = ["MaxAbsScaler", "MinMaxScaler", "Normalizer", "RobustScaler", "StandardScaler", "normalize"]
 
 
 def _incremental_mean_and_var(X: Any, xp: types.ModuleType, last_mean: Any, last_var: Any, last_n: Any,
@@ -261,4 +268,253 @@ class MinMaxScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        return tags
+
+
+def _zeros_to_one(scale: Any, xp: types.ModuleType) -> Any:
+    """scikit-learn's ``_handle_zeros_in_scale``: scales below 10 eps (near-constant features) become 1."""
+    return xp.where(scale < 10 * np.finfo(scale.dtype).eps, scale.dtype.type(1), scale)
+
+
+def _lerp(a: Any, b: Any, t: Any, xp: types.ModuleType) -> Any:
+    """NumPy's interpolation between neighbours (exact at both ends: from b when t >= 0.5)."""
+    diff = b - a
+    return xp.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+
+
+def nan_quantiles(X: Any, qs: list[float], xp: types.ModuleType) -> list[Any]:
+    """Column-wise ``numpy.nanquantile(X, q, axis=0)`` ('linear') for each q in qs, from one sort on the device.
+
+    >>> [q.tolist() for q in nan_quantiles(np.array([[1.0, np.nan], [3.0, 2.0], [2.0, np.nan]]), [0.5, 1.0], np)]
+    [[2.0, 2.0], [3.0, 2.0]]
+    """
+    ordered = xp.sort(X, axis=0)  # NaN last in NumPy and CuPy
+    n_valid = (~xp.isnan(X)).sum(axis=0) if X.dtype.kind == "f" else xp.full(X.shape[1], X.shape[0])
+    last = xp.maximum(n_valid - 1, 0)
+    out = []
+    for q in qs:
+        position = q * last.astype(np.float64)
+        below = xp.floor(position).astype(np.int64)
+        above = xp.minimum(below + 1, last)
+        t = (position - below).astype(X.dtype)
+        a = xp.take_along_axis(ordered, below[None, :], axis=0)[0]
+        b = xp.take_along_axis(ordered, above[None, :], axis=0)[0]
+        value = _lerp(a, b, t, xp)
+        out.append(xp.where(n_valid == 0, xp.asarray(np.nan, dtype=X.dtype), value))
+    return out
+
+
+class MaxAbsScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Scale each feature by its maximum absolute value (``sklearn.preprocessing.MaxAbsScaler``).
+
+    Attributes
+    ----------
+    scale_, max_abs_ : arrays of shape (n_features,)
+    n_samples_seen_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+
+    Examples
+    --------
+    >>> from riptide.ml.preprocessing import MaxAbsScaler
+    >>> MaxAbsScaler().fit_transform([[1.0, -4.0], [-2.0, 2.0]]).tolist()
+    [[0.5, -1.0], [-1.0, 0.5]]
+    """
+
+    _parameter_constraints: dict = {"copy": ["boolean"]}
+
+    def __init__(self, *, copy=True):
+        self.copy = copy
+
+    def _reset(self) -> None:
+        for name in ("scale_", "n_samples_seen_", "max_abs_"):
+            if hasattr(self, name):
+                delattr(self, name)
+
+    def fit(self, X, y=None):
+        """Compute each feature's maximum absolute value."""
+        self._reset()
+        return self.partial_fit(X, y)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y=None):
+        """Update the maximum absolute values with one more batch of samples."""
+        X_given = X
+        first_pass = not hasattr(self, "n_samples_seen_")
+        X, xp = validate_data(self, X, reset=first_pass, dtype=FLOAT_DTYPES, allow_nan=True)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column has a NaN maximum, as sklearn
+            max_abs = xp.nanmax(xp.abs(X), axis=0)
+        if first_pass:
+            self.n_samples_seen_ = X.shape[0]
+        else:
+            max_abs = xp.maximum(self._fitted("max_abs_", xp), max_abs)
+            self.n_samples_seen_ += X.shape[0]
+        self.max_abs_ = max_abs
+        self.scale_ = _zeros_to_one(max_abs, xp)
+        return self._publish(X_given)
+
+    def transform(self, X):
+        """Scale X by the fitted maximum absolute values."""
+        check_is_fitted(self)
+        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
+        return self._output(A / self._fitted("scale_", xp).astype(A.dtype), X)
+
+    def inverse_transform(self, X):
+        """Scale back to the original representation."""
+        check_is_fitted(self)
+        A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
+        return self._output(A * self._fitted("scale_", xp).astype(A.dtype), X, method="inverse_transform")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+
+class RobustScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Scale features with statistics robust to outliers: median and interquantile range
+    (``sklearn.preprocessing.RobustScaler``). The quantiles are computed on the device (module docstring).
+
+    Attributes
+    ----------
+    center_ : array of shape (n_features,) or None
+    scale_ : array of shape (n_features,) or None
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+
+    Examples
+    --------
+    >>> from riptide.ml.preprocessing import RobustScaler
+    >>> scaler = RobustScaler().fit([[1.0], [2.0], [3.0], [4.0], [100.0]])
+    >>> scaler.center_.tolist(), scaler.scale_.tolist()
+    ([3.0], [2.0])
+    """
+
+    _parameter_constraints: dict = {
+        "with_centering": ["boolean"],
+        "with_scaling": ["boolean"],
+        "quantile_range": [tuple],
+        "copy": ["boolean"],
+        "unit_variance": ["boolean"],
+    }
+
+    def __init__(self, *, with_centering=True, with_scaling=True, quantile_range=(25.0, 75.0), copy=True,
+                 unit_variance=False):  # fmt: skip
+        self.with_centering = with_centering
+        self.with_scaling = with_scaling
+        self.quantile_range = quantile_range
+        self.unit_variance = unit_variance
+        self.copy = copy
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Compute the median and the quantile range of each feature."""
+        X_given = X
+        X, xp = validate_data(self, X, reset=True, dtype=FLOAT_DTYPES, allow_nan=True)
+        q_min, q_max = self.quantile_range
+        if not 0 <= q_min <= q_max <= 100:
+            raise ValueError("Invalid quantile range: %s" % str(self.quantile_range))
+        self.center_ = nan_quantiles(X, [0.5], xp)[0] if self.with_centering else None
+        if self.with_scaling:
+            # numpy.nanpercentile with float64 percentiles promotes float32 data: scale_ is float64, as sklearn's
+            low, high = nan_quantiles(X.astype(np.float64), [q_min / 100.0, q_max / 100.0], xp)
+            if X.dtype == np.float32 and bool(xp.isnan(X).all()):  # one scalar read: NumPy's all-NaN quirk
+                low, high = low.astype(np.float32), high.astype(np.float32)  # (an all-NaN slice keeps float32)
+            self.scale_ = _zeros_to_one(high - low, xp)
+            if self.unit_variance:
+                from scipy import stats
+
+                adjust = stats.norm.ppf(q_max / 100.0) - stats.norm.ppf(q_min / 100.0)
+                self.scale_ = self.scale_ / adjust
+        else:
+            self.scale_ = None
+        return self._publish(X_given)
+
+    def transform(self, X):
+        """Center and scale X."""
+        check_is_fitted(self)
+        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
+        if self.with_centering:
+            A = A - self._fitted("center_", xp).astype(A.dtype)
+        if self.with_scaling:
+            A = A / self._fitted("scale_", xp).astype(A.dtype)
+        return self._output(A, X)
+
+    def inverse_transform(self, X):
+        """Scale back to the original representation."""
+        check_is_fitted(self)
+        A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
+        if self.with_scaling:
+            A = A * self._fitted("scale_", xp).astype(A.dtype)
+        if self.with_centering:
+            A = A + self._fitted("center_", xp).astype(A.dtype)
+        return self._output(A, X, method="inverse_transform")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+
+def _normalize_rows(A: Any, norm: str, xp: types.ModuleType) -> tuple[Any, Any]:
+    if norm == "l1":
+        norms = xp.abs(A).sum(axis=1)
+    elif norm == "l2":
+        norms = xp.sqrt((A * A).sum(axis=1))
+    else:
+        norms = xp.abs(A).max(axis=1) if A.shape[1] else xp.zeros(A.shape[0], dtype=A.dtype)
+    norms = _zeros_to_one(norms, xp)
+    return A / norms[:, None], norms
+
+
+def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
+    """Scale samples (``axis=1``) or features (``axis=0``) to unit norm (``sklearn.preprocessing.normalize``).
+
+    >>> normalize([[3.0, 4.0]]).tolist()
+    [[0.6, 0.8]]
+    """
+    if norm not in ("l1", "l2", "max"):
+        raise ValueError(f"The 'norm' parameter of normalize must be a str among {{'l1', 'l2', 'max'}}. "
+                         f"Got {norm!r} instead.")  # fmt: skip
+    if axis not in (0, 1):
+        raise ValueError(f"The 'axis' parameter of normalize must be an int among {{0, 1}}. Got {axis!r} instead.")
+    A, xp = check_input(X, dtype=FLOAT_DTYPES, estimator="the normalize function")
+    out, norms = _normalize_rows(A.T if axis == 0 else A, norm, xp)
+    out = to_output(out.T if axis == 0 else out, X)
+    return (out, to_output(norms, X)) if return_norm else out
+
+
+class Normalizer(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Scale each sample to unit norm (``sklearn.preprocessing.Normalizer``).
+
+    Examples
+    --------
+    >>> from riptide.ml.preprocessing import Normalizer
+    >>> Normalizer(norm="l1").fit_transform([[1.0, 3.0], [0.0, 0.0]]).tolist()
+    [[0.25, 0.75], [0.0, 0.0]]
+    """
+
+    _parameter_constraints: dict = {"norm": [StrOptions({"l1", "l2", "max"})], "copy": ["boolean"]}
+
+    def __init__(self, norm="l2", *, copy=True):
+        self.norm = norm
+        self.copy = copy
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Validate X (the transformer is stateless)."""
+        validate_data(self, X, reset=True, dtype=FLOAT_DTYPES)
+        return self
+
+    def transform(self, X, copy=None):
+        """Scale each row of X to unit norm."""
+        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
+        return self._output(_normalize_rows(A, self.norm, xp)[0], X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.requires_fit = False
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags

@@ -1,0 +1,5 @@
+"""Imputation of missing values (``sklearn.impute``)."""
+
+from riptide.ml.impute._base import SimpleImputer
+
+__all__ = ["SimpleImputer"]

@@ -1,0 +1,583 @@
+"""riptide.ml.neighbors against scikit-learn: searches, graphs, the classifier and regressor, batching, ties, the
+GPU selection kernel emulated on the CPU, and scikit-learn's conformance checks."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("sklearn")
+
+import scipy.sparse as sp  # noqa: E402
+import sklearn.neighbors as skn  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from sklearn.exceptions import DataConversionWarning, NotFittedError  # noqa: E402
+from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
+
+import riptide as rt  # noqa: E402
+from riptide import _device  # noqa: E402
+from riptide.ml import neighbors as rtn  # noqa: E402
+from riptide.ml.neighbors import _brute, _kernels  # noqa: E402
+
+RNG = np.random.default_rng(11)
+X_FIT = RNG.normal(size=(120, 4))
+X_QUERY = RNG.normal(size=(25, 4))
+METRICS = [("euclidean", 2), ("minkowski", 2), ("minkowski", 1), ("minkowski", 3), ("minkowski", np.inf),
+           ("sqeuclidean", 2), ("cosine", 2), ("manhattan", 2), ("cityblock", 2), ("chebyshev", 2),
+           ("l2", 2)]  # fmt: skip
+
+
+def host(value):
+    return value if value is None or np.isscalar(value) else _device.to_host(value)
+
+
+def _pair(**params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # p < 1 warns in both
+        ours = rtn.NearestNeighbors(**params)
+        theirs = skn.NearestNeighbors(algorithm="brute", **params)
+    return ours, theirs
+
+
+def _assert_same_neighbours(ours, theirs, rtol=1e-6):
+    """Same distances; the same neighbour sets, in the same order where distances differ."""
+    d_ours, i_ours = (host(a) for a in ours)
+    d_theirs, i_theirs = theirs
+    assert d_ours.dtype == d_theirs.dtype and i_ours.dtype == i_theirs.dtype
+    np.testing.assert_allclose(d_ours, d_theirs, rtol=rtol, atol=rtol)
+    np.testing.assert_array_equal(np.sort(i_ours, axis=1), np.sort(i_theirs, axis=1))
+
+
+@pytest.fixture(params=["default", "tiny"])
+def blocks(request, monkeypatch):
+    """Default blocks, or tiny ones: many query blocks and index blocks (the batching of big problems)."""
+    if request.param == "tiny":
+        monkeypatch.setattr(_brute, "_MAX_BLOCK_ELEMENTS", 300)
+        monkeypatch.setattr(_brute, "_INDEX_BLOCK", 23)
+    return request.param
+
+
+# --------------------------------------------------------------------------- searches
+
+
+@pytest.mark.parametrize(("metric", "p"), METRICS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kneighbors_like_sklearn(metric, p, dtype, blocks):
+    ours, theirs = _pair(n_neighbors=6, metric=metric, p=p)
+    ours.fit(X_FIT.astype(dtype))
+    theirs.fit(X_FIT.astype(dtype))
+    rtol = 1e-5 if dtype == np.float32 else 1e-9
+    _assert_same_neighbours(ours.kneighbors(X_QUERY.astype(dtype)), theirs.kneighbors(X_QUERY.astype(dtype)), rtol)
+    _assert_same_neighbours(ours.kneighbors(), theirs.kneighbors(), rtol)  # X=None: each row without itself
+    np.testing.assert_array_equal(ours.kneighbors(X_QUERY.astype(dtype), 3, return_distance=False),
+                                  theirs.kneighbors(X_QUERY.astype(dtype), 3, return_distance=False))
+
+
+def test_minkowski_weights_and_small_p():
+    w = np.array([1.0, 2.0, 0.5, 3.0])
+    for params in ({"metric": "minkowski", "p": 3, "metric_params": {"w": w}}, {"metric": "minkowski", "p": 0.5}):
+        ours, theirs = _pair(n_neighbors=4, **params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _assert_same_neighbours(ours.fit(X_FIT).kneighbors(X_QUERY), theirs.fit(X_FIT).kneighbors(X_QUERY))
+    with pytest.warns(UserWarning, match="0 < p < 1"):
+        rtn.NearestNeighbors(p=0.5).fit(X_FIT)
+    with pytest.raises(ValueError, match="does not support 0 < p < 1"):
+        rtn.NearestNeighbors(p=0.5, algorithm="kd_tree").fit(X_FIT)
+    assert rtn.NearestNeighbors(p=1).fit(X_FIT).effective_metric_ == "manhattan"
+    assert rtn.NearestNeighbors(p=3).fit(X_FIT).effective_metric_params_ == {"p": 3, "w": None}
+
+
+def test_mixed_and_integer_dtypes():
+    ours, theirs = _pair(n_neighbors=3)
+    ours.fit(X_FIT.astype(np.float32))
+    theirs.fit(X_FIT.astype(np.float32))
+    _assert_same_neighbours(ours.kneighbors(X_QUERY), theirs.kneighbors(X_QUERY), 1e-5)
+    Xi = RNG.integers(0, 5, size=(30, 3))
+    ours, theirs = _pair(n_neighbors=4, metric="cosine")
+    d_ours, _ = ours.fit(Xi).kneighbors(Xi[:5])
+    d_theirs, _ = theirs.fit(Xi).kneighbors(Xi[:5])
+    np.testing.assert_allclose(d_ours, d_theirs, atol=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "manhattan", "chebyshev"])
+def test_ties_lowest_indices_in_index_order(metric, blocks):
+    """Duplicated rows: the k smallest by (distance, index), in that order. scikit-learn's heap leaves which of
+    equal distances at the k-th place are kept, and their order, unspecified (and its euclidean GEMM identity
+    rounds duplicates' distances apart); riptide re-ranks euclidean candidates exactly: only distances compare."""
+    X = np.repeat(RNG.normal(size=(4, 2)), 6, axis=0)[RNG.permutation(24)]
+    X = np.vstack([X, X[:3] + 1e-9])  # and tiny distances
+    ours, theirs = _pair(n_neighbors=9, metric=metric)
+    d_ours, i_ours = ours.fit(X).kneighbors(X[:7])
+    d_theirs, _ = theirs.fit(X).kneighbors(X[:7])
+    np.testing.assert_allclose(d_ours, d_theirs, atol=1e-7)
+    diff = np.abs(X[:7, None, :] - X[None, :, :])
+    exact = {"euclidean": np.sqrt((diff**2).sum(-1)), "sqeuclidean": (diff**2).sum(-1), "manhattan": diff.sum(-1),
+             "chebyshev": diff.max(-1)}[metric]  # fmt: skip
+    for row in range(7):
+        expected = np.lexsort((np.arange(len(X)), exact[row]))[:9]
+        np.testing.assert_array_equal(i_ours[row], expected)
+        np.testing.assert_allclose(d_ours[row], exact[row, expected], rtol=1e-12, atol=1e-15)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), metric=st.sampled_from(["euclidean", "sqeuclidean", "manhattan", "chebyshev", "minkowski"]))
+def test_kneighbors_against_exact_oracle(data, metric, blocks):
+    """Small integer grids (many exact ties): the k smallest by (exact distance, index), in that order, for
+    queries and for X=None (scikit-learn's rule: drop the row itself, or the first neighbour if it is absent)."""
+    n = data.draw(st.integers(1, 25))
+    d = data.draw(st.integers(1, 3))
+    X = np.array(data.draw(st.lists(st.lists(st.integers(-2, 2), min_size=d, max_size=d), min_size=n, max_size=n)),
+                 dtype=np.float64)  # fmt: skip
+    k = data.draw(st.integers(1, n))
+    diff = np.abs(X[:, None, :] - X[None, :, :])
+    exact = {"euclidean": np.sqrt((diff**2).sum(-1)), "sqeuclidean": (diff**2).sum(-1), "manhattan": diff.sum(-1),
+             "chebyshev": diff.max(-1), "minkowski": (diff**3).sum(-1) ** (1 / 3)}[metric]  # fmt: skip
+    nn = rtn.NearestNeighbors(n_neighbors=k, metric=metric, p=3).fit(X)
+    dist, ind = nn.kneighbors(X)
+    order = np.lexsort((np.broadcast_to(np.arange(n), (n, n)), exact), axis=1)[:, :k]
+    np.testing.assert_array_equal(ind, order)
+    np.testing.assert_allclose(dist, np.take_along_axis(exact, order, axis=1), rtol=1e-12)
+    if k < n:
+        ind_self = nn.kneighbors(None, return_distance=False)
+        wide = np.lexsort((np.broadcast_to(np.arange(n), (n, n)), exact), axis=1)[:, : k + 1]
+        for row in range(n):
+            keep = [j for j in wide[row] if j != row]
+            np.testing.assert_array_equal(ind_self[row], keep[:k] if len(keep) == k else keep[1:])
+
+
+@pytest.mark.parametrize("float32_ranking", [True, False])
+def test_euclidean_ranking_precisions(float32_ranking, monkeypatch, blocks):
+    """Both ranking precisions give the exact answer; two far-apart tight clusters defeat the float32 bound
+    (every query is searched again exactly) and still give it."""
+    monkeypatch.setattr(_brute, "_APPROX_FLOAT32", float32_ranking)
+    tight = RNG.normal(size=(60, 3)) * 1e-3 + np.where(np.arange(60)[:, None] % 2, 1e6, -1e6)
+    for X, Q in ((X_FIT, X_QUERY), (tight, tight[:9] + 1e-4)):
+        dist, ind = rtn.NearestNeighbors(n_neighbors=5).fit(X).kneighbors(Q)
+        exact = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+        order = np.lexsort((np.broadcast_to(np.arange(len(X)), exact.shape), exact), axis=1)[:, :5]
+        np.testing.assert_array_equal(ind, order)
+        np.testing.assert_allclose(dist, np.take_along_axis(exact, order, axis=1), rtol=1e-9)
+
+
+def test_rerank_falls_back_when_ties_exceed_the_margin(blocks):
+    """More equal distances at the k-th place than the re-ranking margin: the exact search decides."""
+    X = np.vstack([np.zeros((1, 3)), np.ones((40, 3)), np.full((5, 3), 0.5)])
+    ind = rtn.NearestNeighbors(n_neighbors=3).fit(X).kneighbors([[0.6, 0.6, 0.6]], 8, return_distance=False)
+    np.testing.assert_array_equal(ind, [[41, 42, 43, 44, 45, 1, 2, 3]])
+
+
+def test_kneighbors_self_exclusion_with_many_duplicates():
+    """X=None with more duplicates than k: scikit-learn drops the first neighbour when the row itself is not
+    among the k + 1 (riptide's first is the lowest index)."""
+    X = np.zeros((8, 2))
+    X[5:] = 1.0
+    ind = rtn.NearestNeighbors(n_neighbors=2).fit(X).kneighbors(return_distance=False)
+    np.testing.assert_array_equal(ind, [[1, 2], [0, 2], [0, 1], [1, 2], [1, 2], [6, 7], [5, 7], [5, 6]])
+    theirs = skn.NearestNeighbors(n_neighbors=2, algorithm="brute").fit(X).kneighbors(return_distance=False)
+    np.testing.assert_array_equal(np.sort(ind[:3], 1), np.sort(theirs[:3], 1))
+
+
+@pytest.mark.parametrize(("metric", "p"), [("euclidean", 2), ("manhattan", 2), ("minkowski", 3), ("cosine", 2),
+                                           ("chebyshev", 2), ("sqeuclidean", 2)])  # fmt: skip
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_radius_neighbors_like_sklearn(metric, p, dtype, blocks):
+    ours, theirs = _pair(radius=0.9 if metric != "cosine" else 0.3, metric=metric, p=p)
+    X, Q = X_FIT.astype(dtype), X_QUERY.astype(dtype)
+    ours.fit(X)
+    theirs.fit(X)
+    for query in (Q, None):
+        d_ours, i_ours = ours.radius_neighbors(query, sort_results=True)
+        d_theirs, i_theirs = theirs.radius_neighbors(query, sort_results=True)
+        assert d_ours.dtype == object and len(d_ours) == len(d_theirs)
+        for a, b, c, d in zip(d_ours, d_theirs, i_ours, i_theirs):
+            assert a.dtype == b.dtype and c.dtype == d.dtype
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+            np.testing.assert_array_equal(c, d)
+        unsorted = ours.radius_neighbors(query, return_distance=False)
+        for c, d in zip(unsorted, i_theirs):
+            np.testing.assert_array_equal(c, np.sort(d))  # unsorted results come by increasing index
+
+
+def test_radius_neighbors_arguments():
+    nn = rtn.NearestNeighbors(radius=0.5).fit(X_FIT)
+    with pytest.raises(ValueError, match="return_distance must be True if sort_results is True"):
+        nn.radius_neighbors(X_QUERY, return_distance=False, sort_results=True)
+    ind = nn.radius_neighbors(X_QUERY, radius=0.0, return_distance=False)
+    assert all(len(i) == 0 for i in ind)
+    theirs = skn.NearestNeighbors(radius=2.0, algorithm="brute").fit(X_FIT)
+    for a, b in zip(nn.radius_neighbors(X_QUERY, radius=2.0)[1], theirs.radius_neighbors(X_QUERY)[1]):
+        np.testing.assert_array_equal(a, np.sort(b))
+
+
+# --------------------------------------------------------------------------- graphs
+
+
+@pytest.mark.parametrize("mode", ["connectivity", "distance"])
+def test_graphs_like_sklearn(mode, blocks):
+    ours, theirs = _pair(n_neighbors=4, radius=1.0)
+    ours.fit(X_FIT)
+    theirs.fit(X_FIT)
+    for query in (X_QUERY, None):
+        for a, b in ((ours.kneighbors_graph(query, mode=mode), theirs.kneighbors_graph(query, mode=mode)),
+                     (ours.radius_neighbors_graph(query, mode=mode, sort_results=mode == "distance"),
+                      theirs.radius_neighbors_graph(query, mode=mode, sort_results=mode == "distance"))):  # fmt: skip
+            assert type(a) is type(b) and a.format == "csr" and a.shape == b.shape
+            np.testing.assert_allclose(a.toarray(), b.toarray(), atol=1e-12)
+    with pytest.raises(ValueError, match="Unsupported mode"):
+        ours.kneighbors_graph(X_QUERY, mode="nope")
+    with pytest.raises(ValueError, match="Unsupported mode"):
+        ours.radius_neighbors_graph(X_QUERY, mode="nope")
+
+
+@pytest.mark.parametrize("include_self", [False, True, "auto"])
+@pytest.mark.parametrize("mode", ["connectivity", "distance"])
+def test_module_graph_functions(include_self, mode):
+    X = X_FIT[:40]
+    a = rtn.kneighbors_graph(X, 3, mode=mode, include_self=include_self)
+    b = skn.kneighbors_graph(X, 3, mode=mode, include_self=include_self)
+    np.testing.assert_allclose(a.toarray(), b.toarray(), atol=1e-12)
+    a = rtn.radius_neighbors_graph(X, 1.1, mode=mode, include_self=include_self, metric="manhattan")
+    b = skn.radius_neighbors_graph(X, 1.1, mode=mode, include_self=include_self, metric="manhattan")
+    np.testing.assert_allclose(a.toarray(), b.toarray(), atol=1e-12)
+    fitted = rtn.NearestNeighbors(n_neighbors=3).fit(X)
+    np.testing.assert_allclose(rtn.kneighbors_graph(fitted, 3, mode=mode).toarray(),
+                               skn.kneighbors_graph(X, 3, mode=mode).toarray(), atol=1e-12)  # fmt: skip
+    with pytest.raises(ValueError, match="while the estimator has"):
+        rtn.kneighbors_graph(fitted, 3, metric="manhattan")
+    assert isinstance(a, sp.sparray | sp.spmatrix)
+
+
+# --------------------------------------------------------------------------- classifier / regressor
+
+
+def _labels(n, seed=0):
+    return np.random.default_rng(seed).integers(0, 3, size=n)
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance", lambda d: np.exp(-d)])
+@pytest.mark.parametrize(("metric", "p"), [("minkowski", 2), ("manhattan", 2), ("cosine", 2)])
+def test_classifier_like_sklearn(weights, metric, p):
+    y = _labels(len(X_FIT))
+    ours = rtn.KNeighborsClassifier(5, weights=weights, metric=metric, p=p).fit(X_FIT, y)
+    theirs = skn.KNeighborsClassifier(5, weights=weights, metric=metric, p=p, algorithm="brute").fit(X_FIT, y)
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    np.testing.assert_allclose(ours.predict_proba(X_QUERY), theirs.predict_proba(X_QUERY), atol=1e-12)
+    np.testing.assert_array_equal(ours.predict(X_QUERY), theirs.predict(X_QUERY))
+    np.testing.assert_array_equal(ours.predict(None), theirs.predict(None))
+    assert ours.score(X_QUERY, y[:25]) == theirs.score(X_QUERY, y[:25])
+
+
+def test_classifier_labels_and_outputs():
+    y_text = np.array(["b", "a", "c"])[_labels(len(X_FIT), 1)]
+    ours = rtn.KNeighborsClassifier(3).fit(X_FIT, y_text)
+    theirs = skn.KNeighborsClassifier(3, algorithm="brute").fit(X_FIT, y_text)
+    np.testing.assert_array_equal(ours.predict(X_QUERY), theirs.predict(X_QUERY))
+    Y = np.stack([_labels(len(X_FIT), 2), _labels(len(X_FIT), 3) * 10], axis=1)
+    ours = rtn.KNeighborsClassifier(4, weights="distance").fit(X_FIT, Y)
+    theirs = skn.KNeighborsClassifier(4, weights="distance", algorithm="brute").fit(X_FIT, Y)
+    assert ours.outputs_2d_ and isinstance(ours.classes_, list)
+    np.testing.assert_array_equal(ours.predict(X_QUERY), theirs.predict(X_QUERY))
+    for a, b in zip(ours.predict_proba(X_QUERY), theirs.predict_proba(X_QUERY)):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        rtn.KNeighborsClassifier(3).fit(X_FIT, _labels(len(X_FIT))[:, None])
+    with pytest.raises(ValueError, match="Unknown label type"):
+        rtn.KNeighborsClassifier(3).fit(X_FIT, RNG.normal(size=len(X_FIT)))
+    with pytest.raises(ValueError, match="zero weights"):
+        rtn.KNeighborsClassifier(3, weights=lambda d: np.zeros_like(d)).fit(X_FIT, _labels(120)).predict(X_QUERY)
+
+
+def test_classifier_distance_weights_at_zero_distance():
+    y = _labels(len(X_FIT))
+    X = np.vstack([X_FIT, X_FIT[:5]])  # queries equal to fitted rows: those neighbours take all the weight
+    yy = np.concatenate([y, (y[:5] + 1) % 3])
+    # manhattan: scikit-learn's euclidean GEMM identity gives duplicates a distance of rounding noise, not 0
+    ours = rtn.KNeighborsClassifier(4, weights="distance", metric="manhattan").fit(X, yy)
+    theirs = skn.KNeighborsClassifier(4, weights="distance", metric="manhattan", algorithm="brute").fit(X, yy)
+    np.testing.assert_allclose(ours.predict_proba(X_FIT[:10]), theirs.predict_proba(X_FIT[:10]), atol=1e-12)
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance", lambda d: 1 / (1 + d)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_regressor_like_sklearn(weights, dtype):
+    X, Q = X_FIT.astype(dtype), X_QUERY.astype(dtype)
+    y = (X_FIT @ np.array([1.0, -2.0, 0.5, 0.0])).astype(dtype)
+    for target in (y, np.stack([y, y**2], axis=1)):
+        ours = rtn.KNeighborsRegressor(6, weights=weights).fit(X, target)
+        theirs = skn.KNeighborsRegressor(6, weights=weights, algorithm="brute").fit(X, target)
+        a, b = ours.predict(Q), theirs.predict(Q)
+        assert a.shape == b.shape and a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+        np.testing.assert_allclose(ours.predict(None), theirs.predict(None), rtol=1e-5)
+        assert np.isclose(ours.score(Q, target[:25]), theirs.score(Q, target[:25]), rtol=1e-5)
+    ints = rtn.KNeighborsRegressor(3).fit(X, np.arange(len(X))).predict(Q)
+    np.testing.assert_allclose(ints, skn.KNeighborsRegressor(3, algorithm="brute").fit(X, np.arange(len(X))).predict(Q))
+
+
+# --------------------------------------------------------------------------- inputs, errors, pickling
+
+
+def test_input_containers_and_output_types():
+    frame = pd.DataFrame(X_FIT, columns=list("abcd"))
+    ours = rtn.NearestNeighbors(n_neighbors=3).fit(frame)
+    np.testing.assert_array_equal(ours.feature_names_in_, list("abcd"))
+    d, i = ours.kneighbors(pd.DataFrame(X_QUERY, columns=list("abcd")))
+    assert isinstance(d, np.ndarray) and isinstance(i, np.ndarray)
+    rt_frame = rt.DataFrame({c: X_FIT[:, j] for j, c in enumerate("abcd")})
+    fitted = rtn.NearestNeighbors(n_neighbors=3).fit(rt_frame)
+    d_rt, i_rt = fitted.kneighbors(rt.DataFrame({c: X_QUERY[:, j] for j, c in enumerate("abcd")}))
+    np.testing.assert_array_equal(host(i_rt), i)
+    np.testing.assert_allclose(host(d_rt), d)
+    assert type(fitted.kneighbors()[1]) is type(i_rt)  # X=None answers in the form of the fitted data
+    clf = rtn.KNeighborsClassifier(3).fit(X_FIT.tolist(), _labels(120).tolist())
+    assert isinstance(clf.predict(X_QUERY.tolist()), np.ndarray)
+
+
+def test_bad_input():
+    nn = rtn.NearestNeighbors(n_neighbors=3)
+    with pytest.raises(NotFittedError):
+        nn.kneighbors(X_QUERY)
+    bad = X_FIT.copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        nn.fit(bad)
+    nn.fit(X_FIT)
+    with pytest.raises(ValueError, match="NaN"):
+        nn.kneighbors(bad)
+    with pytest.raises(ValueError, match="features"):
+        nn.kneighbors(X_QUERY[:, :3])
+    with pytest.raises(ValueError, match="Expected n_neighbors <= n_samples_fit"):
+        nn.kneighbors(X_QUERY, n_neighbors=121)
+    with pytest.raises(ValueError, match="Expected n_neighbors < n_samples_fit"):
+        nn.kneighbors(None, n_neighbors=120)
+    with pytest.raises(ValueError, match="Expected n_neighbors > 0"):
+        nn.kneighbors(X_QUERY, n_neighbors=0)
+    with pytest.raises(TypeError, match="enter integer value"):
+        nn.kneighbors(X_QUERY, n_neighbors=2.5)
+    with pytest.raises(ValueError, match="Metric 'cosine' not valid"):
+        rtn.NearestNeighbors(metric="cosine", algorithm="kd_tree").fit(X_FIT)
+    with pytest.raises(ValueError, match="metric"):
+        rtn.NearestNeighbors(metric="nope").fit(X_FIT)
+    with pytest.raises(NotImplementedError, match="hamming"):
+        rtn.NearestNeighbors(metric="hamming").fit(X_FIT)
+    with pytest.warns(SyntaxWarning, match="Parameter p is found in metric_params"):
+        rtn.NearestNeighbors(metric_params={"p": 3}).fit(X_FIT)
+
+
+def test_one_sample_one_feature_and_pickle():
+    nn = rtn.NearestNeighbors(n_neighbors=1).fit([[2.0]])
+    assert nn.kneighbors([[5.0]])[0].tolist() == [[3.0]]
+    clf = rtn.KNeighborsClassifier(3, weights="distance").fit(X_FIT, _labels(120))
+    clone = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(clone.predict(X_QUERY), clf.predict(X_QUERY))
+    np.testing.assert_allclose(clone.kneighbors(X_QUERY)[0], clf.kneighbors(X_QUERY)[0])
+
+
+def test_block_sizes_follow_the_knob(monkeypatch):
+    monkeypatch.setattr(_brute, "_MAX_BLOCK_ELEMENTS", 50)
+    assert _brute.block_elements(np) == 50
+    assert _brute._blocks(1000, 1000, 20, np) == (1, 50)
+    monkeypatch.setattr(_brute, "_MAX_BLOCK_ELEMENTS", None)
+    assert _brute.block_elements(np) == _brute._HOST_BLOCK_ELEMENTS
+
+
+# --------------------------------------------------------------------------- the GPU kernel, emulated
+
+EMU_SHIM = r"""
+#include <barrier>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <thread>
+#include <vector>
+struct riptide_emu_dim3 { unsigned int x, y, z; };
+static thread_local riptide_emu_dim3 threadIdx, blockIdx;
+static riptide_emu_dim3 blockDim, gridDim;
+static std::barrier<>* riptide_emu_barrier;
+static double* riptide_emu_shared;
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __syncthreads() riptide_emu_barrier->arrive_and_wait()
+#define RIPTIDE_DYNAMIC_SHARED(name) double* name = riptide_emu_shared
+#define RIPTIDE_INF INFINITY
+static void riptide_emu_launch(unsigned grid, unsigned block, size_t shared_bytes, std::function<void()> body) {
+    gridDim = {grid, 1, 1};
+    blockDim = {block, 1, 1};
+    std::vector<double> shared(shared_bytes / 8 + 1);
+    for (unsigned b = 0; b < grid; ++b) {
+        std::fill(shared.begin(), shared.end(), NAN);
+        riptide_emu_shared = shared.data();
+        std::barrier<> barrier(block);
+        riptide_emu_barrier = &barrier;
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < block; ++t)
+            threads.emplace_back([=] { threadIdx = {t, 0, 0}; blockIdx = {b, 0, 0}; body(); });
+        for (auto& t : threads) t.join();
+    }
+}
+"""
+EMU_THREADS = 4  # CUDA threads per emulated block (host threads; a power of two)
+EMU_GRID = 3  # blocks: fewer than rows, so the grid-stride loop over rows is walked
+
+
+def _emu_library():
+    import ctypes
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("g++") is None:
+        pytest.skip("needs g++ to run the kernel on the CPU")
+    parts = [EMU_SHIM]
+    params = ("const T* a0, long long a1, long long a2, int a3, long long a4, long long a5, int a6, const double* a7, "
+              "const double* a8, T* a9, long long* a10, int a11")  # fmt: skip
+    for c_type in ("double", "float"):
+        parts += ["#undef VAL_T", f"#define VAL_T {c_type}", "#undef KMAX", f"#define KMAX {_kernels.KMAX}"]
+        body = _kernels.SELECT_SOURCE.replace("riptide_knn_select(", f"riptide_knn_select_{c_type}(")
+        parts.append(f"namespace emu_{c_type} {{\n{body}\n}}")
+        args = ", ".join(f"a{i}" for i in range(12))
+        parts.append(f'extern "C" void emu_select_{c_type}(unsigned grid, unsigned block, size_t shared, '
+                     f"{params.replace('T*', c_type + '*')}) {{ riptide_emu_launch(grid, block, shared, [=] {{ "
+                     f"emu_{c_type}::riptide_knn_select_{c_type}({args}); }}); }}")  # fmt: skip
+    text = "\n".join(parts)
+    directory = os.path.join(tempfile.gettempdir(), "riptide_kernel_emulation")
+    os.makedirs(directory, exist_ok=True)
+    library = os.path.join(directory, f"knn_{hashlib.sha1(text.encode()).hexdigest()[:16]}.so")
+    if not os.path.exists(library):
+        path = library[:-3] + ".cpp"
+        with open(path, "w") as f:
+            f.write(text)
+        partial = f"{library}.{os.getpid()}"
+        done = subprocess.run(["g++", "-O1", "-std=c++20", "-pthread", "-shared", "-fPIC", "-w", "-o", partial, path],
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        os.replace(partial, library)
+    return ctypes.CDLL(library)
+
+
+@pytest.fixture(scope="module")
+def emu_library():
+    if _device.is_gpu():
+        pytest.skip("kernel emulation is for machines without a GPU; the GPU host runs the real kernel")
+    return _emu_library()
+
+
+@pytest.fixture
+def emulated(emu_library, monkeypatch):
+    """The search takes the kernel path on NumPy arrays, the kernel run by the emulation."""
+    import ctypes
+
+    def select(block, row0, col0, mode, qn, yn, best_d, best_i):
+        rows, ncols = block.shape
+        assert block.dtype == best_d.dtype and best_d.flags.c_contiguous and best_i.flags.c_contiguous
+        c_type = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}[best_d.dtype]
+        qn = best_d if qn is None else qn
+        yn = best_d if yn is None else yn
+        pointer = lambda a: ctypes.c_void_p(a.ctypes.data)
+        getattr(emu_library, f"emu_select_{c_type}")(
+            ctypes.c_uint(min(EMU_GRID, rows)), ctypes.c_uint(EMU_THREADS),
+            ctypes.c_size_t(_kernels.shared_bytes(EMU_THREADS)), pointer(block),
+            ctypes.c_longlong(block.strides[0] // block.itemsize), ctypes.c_longlong(rows), ctypes.c_int(ncols),
+            ctypes.c_longlong(row0), ctypes.c_longlong(col0), ctypes.c_int(mode), pointer(qn), pointer(yn),
+            pointer(best_d), pointer(best_i), ctypes.c_int(best_d.shape[1]))  # fmt: skip
+
+    calls = []
+    monkeypatch.setattr(_kernels, "usable", lambda k, dtype, xp: 1 <= k <= _kernels.KMAX)
+    monkeypatch.setattr(_kernels, "select", lambda *args: (calls.append(1), select(*args)))
+    monkeypatch.setattr(_brute, "_MAX_BLOCK_ELEMENTS", 2000)
+    monkeypatch.setattr(_brute, "_INDEX_BLOCK", 11)
+    return calls
+
+
+def _twin(monkeypatch, fn):
+    with monkeypatch.context() as m:
+        m.setattr(_kernels, "usable", lambda k, dtype, xp: False)
+        return fn()
+
+
+@pytest.mark.parametrize(("metric", "dtype"), [("euclidean", np.float64), ("euclidean", np.float32),
+                                               ("manhattan", np.float64), ("cosine", np.float32)])  # fmt: skip
+@pytest.mark.parametrize("k", [1, 12])
+def test_kernel_matches_twin_and_sklearn(emulated, monkeypatch, metric, dtype, k):
+    X = np.vstack([X_FIT[:40], X_FIT[:20], np.repeat(X_FIT[40:43], 5, axis=0)]).astype(dtype)  # ties: duplicates
+    Q = np.vstack([X_QUERY[:9], X_FIT[:4]]).astype(dtype)
+    nn = rtn.NearestNeighbors(n_neighbors=k, metric=metric).fit(X)
+    d_kernel, i_kernel = nn.kneighbors(Q)
+    d_self, i_self = nn.kneighbors()
+    assert emulated
+    d_twin, i_twin = _twin(monkeypatch, lambda: nn.kneighbors(Q))
+    np.testing.assert_array_equal(i_kernel, i_twin)  # the same total order: bit for bit
+    np.testing.assert_array_equal(d_kernel, d_twin)
+    np.testing.assert_array_equal(i_self, _twin(monkeypatch, lambda: nn.kneighbors())[1])
+    theirs = skn.NearestNeighbors(n_neighbors=k, metric=metric, algorithm="brute").fit(X)
+    # duplicates tie: scikit-learn keeps an arbitrary member of a tie, so only the distances compare
+    atol = 1e-6 if dtype == np.float32 else 1e-7  # scikit-learn's rounding noise at distance 0
+    np.testing.assert_allclose(d_kernel, theirs.kneighbors(Q)[0], rtol=1e-5, atol=atol)
+    np.testing.assert_allclose(d_self, theirs.kneighbors()[0], rtol=1e-5, atol=atol)
+
+
+def test_kernel_source_names():
+    assert 'extern "C" __global__ void riptide_knn_select(' in _kernels.SELECT_SOURCE
+    assert _kernels.usable(10, np.float64, np) is False  # NumPy takes the xp twin
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("metric", "dtype"), [("euclidean", np.float64), ("euclidean", np.float32),
+                                               ("manhattan", np.float64), ("cosine", np.float32)])  # fmt: skip
+@pytest.mark.parametrize("tiny", [False, True])
+def test_device_kernel_matches_twin_and_host(metric, dtype, tiny, monkeypatch):
+    """On the GPU: the kernel path equals the xp twin on CuPy bit for bit, and the host (NumPy) answer; device
+    queries give device results (CuPy arrays, cupyx CSR graphs, object arrays of CuPy views)."""
+    import cupy
+    from cupyx.scipy import sparse as device_sparse
+
+    if tiny:
+        monkeypatch.setattr(_brute, "_MAX_BLOCK_ELEMENTS", 2000)
+        monkeypatch.setattr(_brute, "_INDEX_BLOCK", 11)
+    X = np.vstack([X_FIT, X_FIT[:20], np.repeat(X_FIT[40:43], 5, axis=0)]).astype(dtype)
+    Q = np.vstack([X_QUERY, X_FIT[:4]]).astype(dtype)
+    nn = rtn.NearestNeighbors(n_neighbors=7, metric=metric, radius=0.8).fit(cupy.asarray(X))
+    d, i = nn.kneighbors(cupy.asarray(Q))
+    assert _device.is_device_array(d) and _device.is_device_array(i)
+    d_twin, i_twin = _twin(monkeypatch, lambda: nn.kneighbors(cupy.asarray(Q)))
+    np.testing.assert_array_equal(host(i), host(i_twin))
+    np.testing.assert_array_equal(host(d), host(d_twin))
+    np.testing.assert_array_equal(host(nn.kneighbors()[1]), host(_twin(monkeypatch, lambda: nn.kneighbors())[1]))
+    d_host, i_host = rtn.NearestNeighbors(n_neighbors=7, metric=metric).fit(X).kneighbors(Q)
+    assert isinstance(d_host, np.ndarray)
+    np.testing.assert_allclose(host(d), d_host, rtol=1e-5, atol=1e-6)
+    graph = nn.kneighbors_graph(cupy.asarray(Q), mode="distance")
+    assert isinstance(graph, device_sparse.csr_matrix)
+    np.testing.assert_allclose(graph.get().toarray(), nn.kneighbors_graph(Q, mode="distance").toarray())
+    dist, ind = nn.radius_neighbors(cupy.asarray(Q), sort_results=True)
+    assert ind.dtype == object and _device.is_device_array(ind[0])
+    for a, b in zip(ind, nn.radius_neighbors(Q, sort_results=True)[1]):
+        np.testing.assert_array_equal(host(a), b)
+    clf = rtn.KNeighborsClassifier(5, weights="distance", metric=metric).fit(cupy.asarray(X), cupy.arange(len(X)) % 3)
+    assert _device.is_device_array(clf.predict(cupy.asarray(Q)))
+    np.testing.assert_array_equal(host(clf.predict(cupy.asarray(Q))), clf.predict(Q))
+
+
+# --------------------------------------------------------------------------- scikit-learn's conformance checks
+
+ESTIMATORS = [
+    rtn.NearestNeighbors(),
+    rtn.KNeighborsClassifier(),
+    rtn.KNeighborsClassifier(weights="distance", metric="manhattan"),
+    rtn.KNeighborsRegressor(),
+    rtn.KNeighborsRegressor(weights="distance", metric="cosine"),
+]
+
+
+@parametrize_with_checks(ESTIMATORS)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
