@@ -4,6 +4,7 @@ Each command imports what it needs when it runs, so ``riptide --help`` stays qui
 
     riptide info                      # device, GPU, memory, versions
     riptide demo --rows 1e6           # trips pipeline, riptide vs pandas
+    riptide demo --distributed        # its clean, join and groupby stages on a Dask cluster (riptide.dask)
     riptide bench --only 'sum,filter' --json bench.json
     riptide bench --suite dbbench --rows 1e8 --check --peers polars   # db-benchmark groupby + join
 """
@@ -64,6 +65,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0, help="random seed of the generated data (default: 0)")
     demo.add_argument("--no-pandas", action="store_true", help="run riptide only: no pandas timings, no check")
     demo.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
+    demo.add_argument(
+        "--distributed",
+        action="store_true",
+        help="run the clean, join and groupby stages on a local Dask cluster of riptide workers (riptide.dask; one"
+        " worker per GPU with dask-cuda), checked and timed against pandas",
+    )
+    demo.add_argument(
+        "--workers",
+        type=_positive,
+        help="--distributed: GPUs (one worker each) or CPU worker processes (default: all GPUs; CPU: up to 4)",
+    )
     demo.set_defaults(run=_demo)
 
     bench = commands.add_parser(
@@ -156,6 +168,19 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    if args.workers is not None and not args.distributed:
+        print("riptide demo: error: --workers goes with --distributed", file=sys.stderr)
+        return 2
+    if args.distributed:
+        from riptide.demo.distributed import MissingDask, run_distributed_demo
+
+        try:
+            return run_distributed_demo(args.rows, workers=args.workers, seed=args.seed,
+                                        with_pandas=not args.no_pandas,
+                                        progress=False if args.no_progress else None)  # fmt: skip
+        except (MissingDask, ValueError) as exc:
+            print(f"riptide demo: error: {exc}", file=sys.stderr)
+            return 2
     from riptide.demo import run_demo
 
     return run_demo(

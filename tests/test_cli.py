@@ -120,6 +120,14 @@ def test_demo_without_pandas(capsys):
     assert "pandas" not in out.split("timings")[1].splitlines()[1]  # no pandas column in the timing table
 
 
+def test_demo_distributed_in_a_fresh_process():
+    pytest.importorskip("distributed")
+    done = _run_cli("demo", "--distributed", "--workers", "1", "--rows", "3000", "--no-progress")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "1 CPU worker process," in done.stdout or "1 GPU worker (dask-cuda)," in done.stdout
+    assert "check: riptide (dask) and pandas agree" in done.stdout
+
+
 def test_trips_have_the_warts_the_pipeline_cleans():
     cols = make_trips(20_000, seed=1)
     assert all(len(v) == 20_000 for v in cols.values())

@@ -20,14 +20,15 @@ applies to every Dask DataFrame in the process. Set the option explicitly to cho
 
 from __future__ import annotations
 
-from riptide.dask import _shims  # pandas methods Dask calls that riptide lacks
+from riptide.dask import _shims  # GroupBy.grouper, read by Dask's groupby var/std (not pandas 3 API)
 from riptide.dask import dispatch as _dispatch  # registers the dispatch functions
+from riptide.dask import expressions as _expressions  # the variance reduction for device partitions
 from riptide.dask import serialization as _serialization  # registers dask_serialize / cuda_serialize
 from riptide.dask.backends import RiptideBackendEntrypoint, from_dict, read_csv, read_json, read_orc, read_parquet
 from riptide.dask.cluster import LocalCluster, setup_workers
 from riptide.dask.validation import validate_meta
 
-_REGISTERED = (_shims, _dispatch, _serialization)  # imported for their registrations
+_REGISTERED = (_shims, _dispatch, _expressions, _serialization)  # imported for their registrations
 
 
 def _default_to_task_shuffle() -> None:

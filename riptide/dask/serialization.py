@@ -10,16 +10,14 @@ mechanism covers every column layout, index type and future column class.
 * ``dask_serialize`` (TCP comms, spilling to disk): frames are host memory; CuPy buffers are copied to the host and
   back onto the device when loaded (on a worker without CuPy they stay NumPy, as riptide's CPU mode expects).
 * ``cuda_serialize`` (UCX / NVLink comms): CuPy buffers are the frames themselves, device memory to device memory.
-* plain pickle: ``RangeIndex`` (and so every default-indexed Series/DataFrame) keeps the array module in a slot,
-  which pickle refuses; a ``copyreg`` reducer rebuilds it from its range instead. Dask pickles task results
-  nested in containers (a shuffle's dict of pieces), so this matters for correctness, not only speed.
+* plain pickle works on every riptide object (``RangeIndex.__reduce__`` rebuilds a range index from its three
+  integers): Dask pickles task results nested in containers (a shuffle's dict of pieces).
 * dask-cuda's ``is_device_object`` says whether a partition lives in device memory (what its spilling counts);
   registered only when dask_cuda is importable.
 """
 
 from __future__ import annotations
 
-import copyreg
 import importlib
 import io
 import pickle
@@ -30,26 +28,10 @@ import numpy as np
 
 from riptide import _device
 from riptide.frame import DataFrame, Index, Series
-from riptide.frame.index import RangeIndex
 
 __all__ = ["serialize_riptide", "deserialize_riptide", "register_dask_cuda"]
 
 _RIPTIDE_TYPES = (DataFrame, Series, Index)
-
-
-# --------------------------------------------------------------------------- pickle support for RangeIndex
-
-
-def _rebuild_range_index(start: int, stop: int, step: int, name: Any) -> RangeIndex:
-    return RangeIndex(start, stop, step, name=name)
-
-
-def _reduce_range_index(index: RangeIndex) -> tuple:
-    r = index._range
-    return _rebuild_range_index, (r.start, r.stop, r.step, index.name)
-
-
-copyreg.pickle(RangeIndex, _reduce_range_index)
 
 
 # --------------------------------------------------------------------------- tree + frames

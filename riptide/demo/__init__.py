@@ -3,7 +3,9 @@
 * :mod:`riptide.demo.data` generates the trips table with NumPy on the host;
 * :mod:`riptide.demo.pipeline` holds the steps, written once against the pandas API and registered in order;
 * :mod:`riptide.demo.runner` runs them with each library, times them, checks the results agree and prints a report;
-* :mod:`riptide.demo.progress` draws a progress bar on stderr for steps longer than a second.
+* :mod:`riptide.demo.progress` draws a progress bar on stderr for steps longer than a second;
+* :mod:`riptide.demo.distributed` runs the clean, join and groupby stages on a Dask cluster of riptide workers
+  (``riptide demo --distributed``), checked and timed against pandas.
 
 >>> from riptide.demo import run_demo
 >>> run_demo(2_000)  # doctest: +SKIP

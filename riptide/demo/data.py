@@ -90,10 +90,35 @@ def make_trips(rows: int, *, seed: int = 0) -> dict[str, np.ndarray]:
         "fare_amount": fare_amount,
         "tip_amount": tip_amount,
         "payment_type": payment_type,
-        "PULocationID": rng.integers(1, N_ZONES + 1, rows, dtype=np.int64),
-        "DOLocationID": rng.integers(1, N_ZONES + 1, rows, dtype=np.int64),
+        **_zone_pairs(rng, rows),
         "vendor": vendor,
     }
+
+
+LOCAL_SHARE = 0.7  # trips that end in the borough they start in
+
+
+def _zone_pairs(rng: np.random.Generator, rows: int) -> dict[str, np.ndarray]:
+    """Pickup and dropoff zones with the structure of a city: some zones are much busier than others (lognormal
+    popularity), and most trips (:data:`LOCAL_SHARE`) stay in their pickup borough (:func:`make_zones`), the rest
+    go anywhere. The zone-to-zone trip graph (the demo's graph stage) then has hubs for PageRank and boroughs for
+    community detection to find.
+    """
+    popularity = rng.lognormal(0.0, 1.0, N_ZONES)
+    pickup = rng.choice(N_ZONES, size=rows, p=popularity / popularity.sum())
+    anywhere = rng.choice(N_ZONES, size=rows, p=popularity / popularity.sum())
+    # a dropoff in the pickup's borough, by popularity: zones sorted by borough, popularity summed along them, and
+    # a uniform draw within the pickup borough's stretch of the running sum
+    borough = make_zones()["borough"]
+    by_borough = np.argsort(borough, kind="stable")
+    running = np.cumsum(popularity[by_borough])
+    ends = np.searchsorted(borough[by_borough], borough[pickup], side="right") - 1
+    starts = np.searchsorted(borough[by_borough], borough[pickup], side="left")
+    low = np.where(starts > 0, running[np.maximum(starts - 1, 0)], 0.0)
+    draw = low + rng.random(rows) * (running[ends] - low)
+    local = by_borough[np.minimum(np.searchsorted(running, draw, side="right"), ends)]
+    dropoff = np.where(rng.random(rows) < LOCAL_SHARE, local, anywhere)
+    return {"PULocationID": pickup.astype(np.int64) + 1, "DOLocationID": dropoff.astype(np.int64) + 1}
 
 
 def make_zones(*, seed: int = 0) -> dict[str, np.ndarray]:

@@ -7,6 +7,11 @@ registration order; a later stage (I/O, groupby, join, ML, graph) joins the
 demo by registering more steps with :func:`step`, in this module or in one it
 imports.
 
+Two steps run another library's API on the pandas side: "model" fits
+scikit-learn's estimators (riptide.ml on the riptide side) and "graph" runs
+NetworkX's algorithms (riptide.graph on the riptide side). Each is skipped,
+with the reason recorded in ``Trips.skipped``, when that library is missing.
+
 >>> [s.name for s in STEPS][:3]
 ['load', 'read csv', 'read parquet']
 """
@@ -46,6 +51,8 @@ class Trips:
     reports: dict[str, Any] = field(default_factory=dict)  # named result frames (groupby reports), checked too
     files: dict[str, str] = field(default_factory=dict)  # the source written as "csv" and "parquet" (read back)
     workdir: str = ""  # where the result is written
+    graph: dict[str, Any] = field(default_factory=dict)  # the graph stage's results, checked with their own rules
+    skipped: dict[str, str] = field(default_factory=dict)  # step name -> why it did nothing
 
 
 StepFn = Callable[[ModuleType, Trips], None]
@@ -191,11 +198,14 @@ def add_features(pd: ModuleType, t: Trips) -> None:
 def add_time_features(pd: ModuleType, t: Trips) -> None:
     """Datetime features: pickup hour, weekday name, weekend flag, pickup day.
 
-    The .dt accessor: hour, day_name(), dayofweek, floor("D").
+    The .dt accessor: hour, day_name(), day_of_week, floor("D").
     """
     pickup = t.df["pickup"].dt
     t.df = t.df.assign(
-        pickup_hour=pickup.hour, weekday=pickup.day_name(), weekend=pickup.dayofweek >= 5, pickup_day=pickup.floor("D")
+        pickup_hour=pickup.hour,
+        weekday=pickup.day_name(),
+        weekend=pickup.day_of_week >= 5,
+        pickup_day=pickup.floor("D"),
     )
 
 
@@ -313,6 +323,7 @@ def model_fares(pd: ModuleType, t: Trips) -> None:
     """
     ml = _ml(pd)
     if ml is None:
+        t.skipped["model"] = "scikit-learn is not installed (pip install 'riptide[ml]')"
         return
     import importlib
 
@@ -324,6 +335,68 @@ def model_fares(pd: ModuleType, t: Trips) -> None:
     start = np.array([[1.0, 8.0, 10.0], [3.0, 15.0, 18.0], [8.0, 25.0, 35.0], [18.0, 40.0, 60.0]])
     kmeans = cluster.KMeans(n_clusters=4, init=start, n_init=1, max_iter=30).fit(df[CLUSTERED].astype("float64"))
     t.summary["trip clusters inertia"] = float(kmeans.inertia_)
+
+
+# --- graph ----------------------------------------------------------------------------------------------------
+
+
+def _graphs(pd: ModuleType) -> ModuleType | None:
+    """The graph library that goes with ``pd``: riptide.graph for riptide, NetworkX for pandas; None when NetworkX
+    is not installed (riptide.graph follows its API and raises its exceptions)."""
+    try:
+        import networkx
+    except ImportError:
+        return None
+    if pd.__name__ == "riptide":
+        import riptide.graph
+        import riptide.graph.community  # the ``community`` namespace, as networkx.community
+
+        return riptide.graph
+    return networkx
+
+
+LOUVAIN_SEED = 42
+
+
+@step("graph", stage="graph")
+def zone_graph(pd: ModuleType, t: Trips) -> None:
+    """Zone-to-zone trip graph: PageRank, Louvain communities, Dijkstra from the busiest zone.
+
+    The edge lists come from groupby: pickup -> dropoff zone with the trip count and mean minutes (directed), and
+    the trip count per unordered zone pair (undirected). riptide.graph against NetworkX: PageRank weighted by
+    trips, Louvain communities (seed 42) weighted by trips, shortest paths in mean minutes from the zone with the
+    most pickups. Skipped when NetworkX is not installed.
+    """
+    graphs = _graphs(pd)
+    if graphs is None:
+        t.skipped["graph"] = "NetworkX is not installed (pip install networkx)"
+        return
+    df = t.df
+    edges = df.groupby(["PULocationID", "DOLocationID"], as_index=False).agg(
+        trips=("trip_id", "count"), minutes=("duration_min", "mean")
+    )
+    pickup, dropoff = df["PULocationID"], df["DOLocationID"]
+    first = pickup <= dropoff
+    pairs = pd.DataFrame({"zone_a": pickup.where(first, dropoff), "zone_b": dropoff.where(first, pickup)})
+    pairs = pairs.groupby(["zone_a", "zone_b"], as_index=False).size()
+    t.summary["zone graph: edges"] = len(edges)
+    t.summary["zone graph: zone pairs"] = len(pairs)
+    if len(edges) == 0:  # nothing to rank: NetworkX raises on an empty graph's modularity
+        t.skipped["graph"] = "no trips left to build the graph from"
+        return
+    directed = graphs.from_pandas_edgelist(edges, "PULocationID", "DOLocationID", edge_attr=["trips", "minutes"],
+                                           create_using=graphs.DiGraph)  # fmt: skip
+    undirected = graphs.from_pandas_edgelist(pairs, "zone_a", "zone_b", edge_attr="size")
+    busiest = int(edges.groupby("PULocationID")["trips"].sum().idxmax())  # one scalar read: Dijkstra's source
+    communities = graphs.community.louvain_communities(undirected, weight="size", seed=LOUVAIN_SEED)
+    t.graph = {
+        "pagerank": dict(graphs.pagerank(directed, weight="trips")),
+        "communities": [set(c) for c in communities],
+        "modularity": float(graphs.community.modularity(undirected, communities, weight="size")),
+        "source": busiest,
+        "minutes": dict(graphs.single_source_dijkstra_path_length(directed, busiest, weight="minutes")),
+    }
+    t.summary["busiest pickup zone"] = busiest
 
 
 # --- write ----------------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from riptide.demo.data import make_trips, write_trip_files
 from riptide.demo.pipeline import STEPS, Step, Trips
 from riptide.demo.progress import Progress
 
-__all__ = ["run_demo", "run_pipeline", "PipelineRun", "compare"]
+__all__ = ["run_demo", "run_pipeline", "PipelineRun", "compare", "compare_graph"]
 
 WARMUP_ROWS = 10_000
 RTOL = 1e-9
@@ -147,7 +147,66 @@ def compare(mine: Trips, theirs: Trips, rtol: float = RTOL) -> list[str]:
         got = mine.summary.get(key)
         if not _close(got, want, rtol):
             problems.append(f"summary {key!r}: riptide {got!r}, pandas {want!r}")
+    if theirs.graph:
+        problems += compare_graph(mine.graph, theirs.graph, rtol)
     return problems
+
+
+PAGERANK_TOL = 1e-6  # NetworkX's pagerank default: it stops once the L1 change is below n * tol
+MODULARITY_MARGIN = 0.01
+
+
+def compare_graph(mine: dict[str, Any], theirs: dict[str, Any], rtol: float = RTOL) -> list[str]:
+    """Differences between riptide.graph's and NetworkX's results of the demo's graph stage; empty when they agree.
+
+    Each result is held to what the two algorithms promise: PageRank vectors within NetworkX's stopping tolerance
+    (L1 distance <= n * 1e-6; both run the same iteration), shortest path lengths equal to ``rtol`` over the same
+    zones, and communities by their quality, not their labels (Louvain's answer depends on its visiting order,
+    sequential and shuffled in NetworkX, parallel sweeps in riptide): riptide's modularity at least NetworkX's
+    minus 0.01, and every zone in exactly one community.
+
+    >>> compare_graph({"pagerank": {1: 0.5, 2: 0.5}}, {"pagerank": {1: 0.5, 2: 0.5}})
+    []
+    >>> compare_graph({"modularity": 0.2}, {"modularity": 0.4})
+    ['graph: modularity of the communities: riptide 0.2, NetworkX 0.4 (allowed: >= NetworkX - 0.01)']
+    """
+    if not mine:
+        return ["graph: riptide has no graph results (NetworkX has)"]
+    problems = []
+    if "pagerank" in theirs:
+        got, want = _by_node(mine.get("pagerank")), _by_node(theirs["pagerank"])
+        if set(got) != set(want):
+            problems.append(f"graph: PageRank ranks {len(got)} zones, NetworkX {len(want)}")
+        else:
+            l1 = sum(abs(got[k] - want[k]) for k in want)
+            if not l1 <= len(want) * PAGERANK_TOL:
+                problems.append(f"graph: PageRank differs by {l1:.3g} (L1), allowed {len(want) * PAGERANK_TOL:.3g}")
+    if "minutes" in theirs:
+        got, want = _by_node(mine.get("minutes")), _by_node(theirs["minutes"])
+        if set(got) != set(want):
+            problems.append(f"graph: shortest paths reach {len(got)} zones, NetworkX's {len(want)}")
+        else:
+            wrong = [k for k in want if not math.isclose(got[k], want[k], rel_tol=rtol, abs_tol=0.0)]
+            if wrong:
+                k = wrong[0]
+                problems.append(f"graph: shortest path lengths differ at {len(wrong)} zones, e.g. zone {k}:"
+                                f" riptide {got[k]!r}, NetworkX {want[k]!r}")  # fmt: skip
+    if "communities" in theirs:
+        zones = [int(z) for c in mine.get("communities", []) for z in c]
+        expected = {int(z) for c in theirs["communities"] for z in c}
+        if len(zones) != len(set(zones)) or set(zones) != expected:
+            problems.append("graph: riptide's communities are not a partition of the zones")
+    if "modularity" in theirs:
+        got, want = mine.get("modularity", math.nan), theirs["modularity"]
+        if not got >= want - MODULARITY_MARGIN:
+            problems.append(f"graph: modularity of the communities: riptide {got!r}, NetworkX {want!r}"
+                            f" (allowed: >= NetworkX - {MODULARITY_MARGIN:g})")  # fmt: skip
+    return problems
+
+
+def _by_node(result: Any) -> dict[int, float]:
+    """A node -> value result as a plain dict of Python ints and floats."""
+    return {int(k): float(v) for k, v in dict(result or {}).items()}
 
 
 def _close(got: Any, want: Any, rtol: float) -> bool:
@@ -191,6 +250,35 @@ def _print_results(mine: PipelineRun, theirs: PipelineRun | None, out: TextIO) -
 
     print(f"\ndescribe() ({shown.library})", file=out)
     print(shown.trips.describe, file=out)
+    _print_graph([r for r in (mine, theirs) if r is not None and r.ok], out)
+    for name, why in shown.trips.skipped.items():
+        print(f"\nstep {name!r} skipped: {why}", file=out)
+
+
+def _print_graph(runs: list[PipelineRun], out: TextIO) -> None:
+    """The graph stage's figures side by side: riptide.graph's and NetworkX's."""
+    runs = [r for r in runs if r.trips.graph]
+    if not runs:
+        return
+    source = runs[0].trips.graph["source"]
+    print("\nzone graph (riptide: riptide.graph, pandas: NetworkX)", file=out)
+    table = [[""] + [r.library for r in runs]]
+    for label, value in (
+        ("top PageRank zones", lambda g: ", ".join(str(int(k)) for k, _ in _top(g["pagerank"], 5))),
+        ("top PageRank", lambda g: f"{_top(g['pagerank'], 1)[0][1]:.6f}"),
+        ("Louvain communities (seed 42)", lambda g: str(len(g["communities"]))),
+        ("largest community (zones)", lambda g: str(max(len(c) for c in g["communities"]))),
+        ("modularity", lambda g: f"{g['modularity']:.4f}"),
+        (f"zones reached from zone {source}", lambda g: str(len(g["minutes"]))),
+        ("farthest zone (minutes)", lambda g: "{}: {:.2f}".format(*_top(g["minutes"], 1)[0])),
+    ):
+        table.append([label] + [value(r.trips.graph) for r in runs])
+    _print_table(table, out)
+
+
+def _top(result: Any, n: int) -> list[tuple[int, float]]:
+    """The ``n`` largest values of a node -> value result, ties by smaller node id."""
+    return sorted(_by_node(result).items(), key=lambda kv: (-kv[1], kv[0]))[:n]
 
 
 def _print_timings(steps: Sequence[Step], runs: dict[str, PipelineRun], warmup_rows: int, out: TextIO) -> None:
@@ -198,7 +286,9 @@ def _print_timings(steps: Sequence[Step], runs: dict[str, PipelineRun], warmup_r
     print(f"\ntimings (device synchronized; one run, after a warm-up on {warmup_rows:,} rows)", file=out)
     table = [["step", "what"] + names + (["speed-up"] if "pandas" in runs else [])]
     for s in steps:
-        row = [s.name, _shorten(s.doc, 50)] + [fmt_seconds(runs[n].seconds.get(s.name)) for n in names]
+        skipped = any(s.name in runs[n].trips.skipped for n in names)
+        what = "(skipped, see above)" if skipped else _shorten(s.doc, 50)
+        row = [s.name, what] + [fmt_seconds(runs[n].seconds.get(s.name)) for n in names]
         if "pandas" in runs:
             row.append(_fmt_speedup(runs["pandas"].seconds.get(s.name), runs["riptide"].seconds.get(s.name)))
         table.append(row)
@@ -224,9 +314,10 @@ def _print_verdict(mine: PipelineRun, theirs: PipelineRun | None, out: TextIO) -
             print("  - " + p.replace("\n", "\n    "), file=out)
         return 1
     df = theirs.trips.df
+    graph = ", the zone graph against NetworkX" if theirs.trips.graph else ""
     print(
         f"\ncheck: riptide and pandas agree ({len(df):,} rows x {len(df.columns)} columns, summary and describe(),"
-        f" rtol {RTOL:g})",
+        f" rtol {RTOL:g}{graph})",
         file=out,
     )
     return 0

@@ -36,6 +36,7 @@ from riptide.frame.multi_index import FrameMultiIndexMethods
 from riptide.frame.apply import FrameApplyMethods
 from riptide.frame.resample import FrameResampleMethods
 from riptide.frame.interop import FrameInteropMethods
+from riptide.frame.protocol import FrameProtocolMethods
 from riptide.io.methods import FrameIOMethods
 from riptide.frame.series import Series, _drop_positions, reindex_column
 
@@ -48,7 +49,7 @@ class DataFrame(
     OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods,
     FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods, FrameCorrelationMethods, FrameMultiIndexMethods,
     FrameResampleMethods, FrameApplyMethods,
-    FrameIOMethods, FrameInteropMethods,
+    FrameIOMethods, FrameInteropMethods, FrameProtocolMethods,
 ):  # fmt: skip
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 
@@ -173,6 +174,20 @@ class DataFrame(
     @property
     def dtypes(self) -> pd.Series:
         return pd.Series({label: column.dtype for label, column in self._data.items()}, dtype=object)
+
+    def select_dtypes(self, include: Any = None, exclude: Any = None) -> DataFrame:
+        """The columns whose dtypes are included and not excluded, by pandas' own rules ("number", "category",
+        NumPy generic types, ...): riptide's dtypes are pandas' dtype objects, so pandas decides on an empty frame
+        of the same dtypes and the chosen columns are taken without touching the rows.
+
+        >>> import riptide as rt
+        >>> rt.DataFrame({"a": [1], "b": ["x"], "c": [0.5]}).select_dtypes("number").columns.tolist()
+        ['a', 'c']
+        """
+        labels = list(self._data)
+        empty = pd.DataFrame({i: pd.Series(dtype=column.dtype) for i, column in enumerate(self._data.values())})
+        chosen = empty.select_dtypes(include=include, exclude=exclude).columns
+        return self._with_columns({labels[i]: self._data[labels[i]] for i in chosen})
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -374,6 +389,8 @@ class DataFrame(
                 return
             self._loc_set((key, slice(None)), value)
             return
+        if isinstance(key, pd.Index | np.ndarray | Index | Series):
+            key = key.tolist()  # list-likes of labels name several columns, as a list does
         if isinstance(key, list):
             if isinstance(value, DataFrame) and len(value.columns) != len(key):
                 raise ValueError("Columns must be same length as key")
@@ -721,7 +738,25 @@ class DataFrame(
             return None
         return result
 
-    def reindex(self, index: Any = None, columns: Any = None, fill_value: Any = None) -> DataFrame:
+    def reindex(self, labels: Any = None, *, index: Any = None, columns: Any = None, axis: Any = None,
+                fill_value: Any = None) -> DataFrame:  # fmt: skip
+        """Rows (and/or columns) in the order of the given labels, missing where a label is new: ``labels``
+        applies to ``axis`` (the rows by default), or pass ``index=`` / ``columns=``.
+
+        >>> import riptide as rt
+        >>> rt.DataFrame({"a": [1, 2]}).reindex(["a", "b"], axis=1).columns.tolist()
+        ['a', 'b']
+        """
+        if labels is not None:
+            on_columns = axis is not None and _frame_axis(axis) == 1
+            if (columns if on_columns else index) is not None:
+                raise TypeError(f"Cannot specify both 'labels' and '{'columns' if on_columns else 'index'}'")
+            if on_columns:
+                columns = labels
+            else:
+                index = labels
+        elif axis is not None:
+            _frame_axis(axis)
         result = self
         if index is not None:
             target = as_index(index)
@@ -833,6 +868,18 @@ class DataFrame(
 
     def median(self, axis=0, skipna=True, numeric_only=False):
         return self._reduce("median", axis, skipna, numeric_only)
+
+    def quantile(self, q: Any = 0.5, axis: Any = 0, numeric_only: bool = False, interpolation: str = "linear",
+                 method: str = "single") -> Any:  # fmt: skip
+        """Quantiles of each column (``method="single"``) or whole rows at the quantiles' ranks (``"table"``).
+
+        >>> import riptide as rt
+        >>> rt.DataFrame({"a": [1, 2, 3, 4], "b": [1.0, 3.0, 5.0, 7.0]}).quantile(0.5).tolist()
+        [2.5, 4.0]
+        """
+        from riptide.frame.reductions import quantile_frame
+
+        return quantile_frame(self, q, axis, numeric_only, interpolation, method)
 
     def min(self, axis=0, skipna=True, numeric_only=False):
         return self._reduce("min", axis, skipna, numeric_only)
@@ -1182,3 +1229,10 @@ def _is_arrow_table(data: Any) -> bool:
 
     return isinstance(data, pa.Table | pa.RecordBatch) or (
         hasattr(data, "__arrow_c_stream__") and not isinstance(data, pd.DataFrame | pd.Series | Series))  # fmt: skip
+
+
+def _frame_axis(axis: Any) -> int:
+    numbers = {0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}
+    if axis not in numbers:
+        raise ValueError(f"No axis named {axis} for object type DataFrame")
+    return numbers[axis]

@@ -446,6 +446,11 @@ class GroupBy(GroupTransformMethods):
         clone.__dict__["_grouping"] = self._grouping
         return clone
 
+    @property
+    def obj(self) -> Any:
+        """The grouped Series or DataFrame (before any column selection)."""
+        return self._obj
+
     # --- the grouping ----------------------------------------------------------------------------------------
     @cached_property
     def _grouping(self) -> tuple[Groups, list[Column]]:
@@ -918,6 +923,33 @@ class SeriesGroupBy(GroupBy):
 
         return Series._from_column(column, index, self._obj.name)
 
+    def unique(self) -> Any:
+        """Each group's distinct values in order of first appearance, as a list per group (missing values count
+        as one value). pandas holds NumPy arrays in an object column; riptide a list column.
+
+        >>> import riptide as rt
+        >>> rt.Series([5, 6, 5, 7]).groupby([1, 2, 1, 1]).unique().tolist()
+        [[5, 7], [6]]
+        """
+        from riptide.core.column.list import ListColumn
+        from riptide.core.kernels.sort import stable_argsort
+        from riptide.frame.dataframe import DataFrame
+
+        groups, _ = self._grouping
+        xp = groups.xp
+        ids = groups.ids.astype(np.int64, copy=False)
+        # the first row of each (group, value) pair, in row order; then the pairs ordered by group, stably
+        pairs = DataFrame._from_columns({0: NumericColumn(ids), 1: self._obj._column},
+                                        _default_index(ids.shape[0], xp)).drop_duplicates()  # fmt: skip
+        group = pairs._data[0].data
+        kept = group >= 0  # rows of dropped (missing) keys belong to no group
+        values, group = pairs._data[1].filter(kept), group[kept]
+        order = stable_argsort(group, xp)
+        counts = (xp.bincount(group, minlength=groups.n_groups)[: groups.n_groups] if group.shape[0] else
+                  xp.zeros(groups.n_groups, dtype=np.int64))  # fmt: skip
+        offsets = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts).astype(np.int64)])
+        return self._wrap({self._obj.name: ListColumn(offsets, values.take(order))})
+
     def _list_agg(self, funcs: list[Any]) -> Any:
         if not funcs:
             raise ValueError("No objects to concatenate")
@@ -951,6 +983,8 @@ class DataFrameGroupBy(GroupBy):
         from riptide.frame.series import Series
 
         frame = self._obj
+        if isinstance(key, pd.Index | np.ndarray) or _is_riptide_labels(key):
+            key = key.tolist()  # list-likes of labels select several columns, as a list does
         if isinstance(key, tuple) and key not in frame._data and len(key) > 1:
             raise ValueError("Cannot subset columns with a tuple with more than one element. Use a list instead.")
         if isinstance(key, list | tuple) and not (isinstance(key, tuple) and key in frame._data):
@@ -1153,3 +1187,16 @@ def _take_rows(obj: Any, rows: Any) -> Any:
 
         return obj._select_rows(indexing.RowSelection(positions=rows))
     return obj._take(rows)
+
+
+def _is_riptide_labels(key: Any) -> bool:
+    from riptide.frame.index import Index
+    from riptide.frame.series import Series
+
+    return isinstance(key, Index | Series)
+
+
+def _default_index(n: int, xp: Any) -> Any:
+    from riptide.frame.index import default_index
+
+    return default_index(n, xp)

@@ -310,13 +310,106 @@ class Index:
             return _device.to_device(np.asarray(host.isin(values), dtype=bool), self._namespace)
         return Series._from_column(self._as_column(), default_index(len(self))).isin(values).values
 
-    def min(self) -> Any:
-        host = self._host_labels()
-        return host.min() if host is not None else self.to_series().min()
+    def min(self, axis: Any = None, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        """The smallest label (missing labels skipped, or the answer when ``skipna=False``)."""
+        return self._extremum("min", axis, skipna)
 
-    def max(self) -> Any:
+    def max(self, axis: Any = None, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        """The largest label (missing labels skipped, or the answer when ``skipna=False``).
+
+        >>> import riptide as rt
+        >>> rt.Index([3.0, None, 5.0]).max(), rt.Index([3.0, None, 5.0]).max(skipna=False)
+        (np.float64(5.0), np.float64(nan))
+        """
+        return self._extremum("max", axis, skipna)
+
+    def _extremum(self, how: str, axis: Any, skipna: bool) -> Any:
+        if axis not in (None, 0, "index", "rows"):
+            raise ValueError(f"`axis` must be fewer than the number of dimensions (1), got {axis!r}")
         host = self._host_labels()
-        return host.max() if host is not None else self.to_series().max()
+        if host is not None:
+            return getattr(host, how)(skipna=skipna)
+        return getattr(self.to_series(), how)(skipna=skipna)
+
+    # --- missing labels ------------------------------------------------------------------
+    def isna(self) -> Any:
+        """A bool array (on the labels' device), True where the label is missing.
+
+        >>> import riptide as rt
+        >>> rt.Index([1.0, None, 3.0]).isna().tolist()
+        [False, True, False]
+        """
+        if self.nlevels > 1:
+            raise NotImplementedError("isna is not defined for MultiIndex")
+        host = self._host_labels()
+        if host is not None:
+            return _device.to_device(np.asarray(host.isna(), dtype=bool), self._namespace)
+        return self._as_column().isna()
+
+    isnull = isna
+
+    def notna(self) -> Any:
+        """A bool array (on the labels' device), True where the label is present."""
+        return ~self.isna()
+
+    notnull = notna
+
+    @property
+    def ndim(self) -> int:
+        return 1
+
+    def to_frame(self, index: bool = True, name: Any = pd.api.extensions.no_default) -> Any:
+        """The labels as a one-column DataFrame, indexed by themselves (or by 0..n-1 with ``index=False``); the
+        column is named ``name``, else the index's name, else 0.
+
+        >>> import riptide as rt
+        >>> rt.Index([1, 2], name="x").to_frame(index=False).columns.tolist()
+        ['x']
+        """
+        from riptide.frame.dataframe import DataFrame
+
+        if name is pd.api.extensions.no_default:
+            name = 0 if self.name is None else self.name
+        rows = self if index else default_index(len(self), self._namespace)
+        return DataFrame._from_columns({name: self._as_column()}, rows)
+
+    # --- sorted search -------------------------------------------------------------------
+    def searchsorted(self, value: Any, side: str = "left", sorter: Any = None) -> Any:
+        """Positions where ``value`` would be inserted to keep these (sorted) labels sorted, as
+        ``Series.searchsorted``."""
+        from riptide.frame.sorting import searchsorted
+
+        host = self._host_labels()
+        if host is not None:
+            found = host.searchsorted(value, side=side, sorter=sorter)
+            return found if np.ndim(found) == 0 else _device.to_device(np.asarray(found), self._namespace)
+        return searchsorted(self._as_column(), value, side, sorter)
+
+    def get_slice_bound(self, label: Any, side: str) -> int:
+        """The slice bound of ``label``: its first position (``side="left"``) or one past its last
+        (``"right"``); where it would be inserted when it is absent from a monotonic index.
+
+        >>> import riptide as rt
+        >>> rt.Index([1, 3, 3, 5]).get_slice_bound(3, "right"), rt.Index([1, 3, 5]).get_slice_bound(4, "left")
+        (3, 2)
+        """
+        if side not in ("left", "right"):
+            raise ValueError(f"Invalid value for side kwarg, must be either 'left' or 'right': {side}")
+        if self.is_monotonic_increasing:
+            return int(self.searchsorted(label, side=side))
+        if self.is_monotonic_decreasing:
+            # the reversed labels increase: a bound there, counted from the end
+            flipped = self[::-1]
+            return len(self) - int(flipped.searchsorted(label, side="right" if side == "left" else "left"))
+        found = self.get_loc(label)
+        if isinstance(found, int | np.integer):
+            return int(found) + (side == "right")
+        if isinstance(found, slice):
+            return found.start if side == "left" else found.stop
+        positions = _device.to_host(self._namespace.flatnonzero(found))  # a few positions of the label
+        if positions.shape[0] != positions[-1] - positions[0] + 1:
+            raise KeyError(f"Cannot get {side} slice bound for non-unique label: {label!r}")
+        return int(positions[0]) if side == "left" else int(positions[-1]) + 1
 
     # --- label lookup --------------------------------------------------------------------
     def get_loc(self, label: Any) -> int | slice | Any:
@@ -600,6 +693,13 @@ class RangeIndex(Index):
     def copy(self, name: Any = None, deep: bool = False) -> RangeIndex:
         return RangeIndex._from_range(self._range, self.name if name is None else name, self._xp)
 
+    def __reduce__(self) -> tuple:
+        # the array module in ``_xp`` cannot be pickled: rebuild from the range, on the unpickling side's device
+        return _rebuild_range_index, (self.start, self.stop, self.step, self.name)
+
+    def isna(self) -> Any:
+        return self._xp.zeros(len(self), dtype=bool)  # a range has no missing labels (and stays unmaterialized)
+
     def take(self, positions: Any) -> Index:
         r = self._range
         if r.start == 0 and r.step == 1:
@@ -621,6 +721,10 @@ class RangeIndex(Index):
             return self._range.index(int(label))
         except ValueError:
             raise KeyError(label) from None
+
+
+def _rebuild_range_index(start: int, stop: int, step: int, name: Any) -> RangeIndex:
+    return RangeIndex._from_range(range(start, stop, step), name)
 
 
 def default_index(n: int, xp: Any = None) -> RangeIndex:

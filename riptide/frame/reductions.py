@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn, as_column, full
 from riptide.core.ops import reduce
 from riptide.frame.series import Series
 
-__all__ = ["check_numpy_arguments", "combine_scalars", "reduce_frame", "reduce_rows"]
+__all__ = ["check_numpy_arguments", "combine_scalars", "quantile_frame", "reduce_frame", "reduce_rows"]
 
 _FLOAT_OPS = ("mean", "median", "std", "var", "sem")
 #: The dtype of a reduction over no columns at all (pandas: float64 unless the op says otherwise).
@@ -337,3 +338,66 @@ def _masked_float_op(values: Any, valid: Any, count: Any, op: str, base: np.dtyp
     return xp.where(defined, data, 0).astype(work, copy=False), defined
 
 
+# --------------------------------------------------------------------------- quantile
+
+_TABLE_INTERPOLATIONS = ("nearest", "higher", "lower")
+
+
+def quantile_frame(frame: Any, q: Any = 0.5, axis: Any = 0, numeric_only: bool = False,
+                   interpolation: str = "linear", method: str = "single") -> Any:  # fmt: skip
+    """``DataFrame.quantile``: a Series over the columns for a scalar ``q`` (named ``q``), a DataFrame indexed
+    by the quantiles for a list.
+
+    ``method="single"`` takes each column's quantiles (``Series.quantile``; a scalar ``q`` gives the columns'
+    common dtype, where pandas would make an object Series for mixed kinds riptide raises TypeError).
+    ``method="table"`` sorts the rows by all columns (missing values last) and takes whole rows at the
+    quantiles' ranks, so every column keeps its dtype and text columns work too.
+    """
+    from riptide.core.ops.quantile import quantile_column
+    from riptide.frame.concat import concat_promoted
+    from riptide.frame.dataframe import DataFrame
+    from riptide.frame.index import as_index
+
+    if axis not in (0, "index", "rows"):
+        raise NotImplementedError("DataFrame.quantile(axis=1) is not supported")
+    if method not in ("single", "table"):
+        raise ValueError(f"Invalid method: {method}. Method must be in {{'single', 'table'}}")
+    scalar = pd.api.types.is_scalar(q)
+    qs = [float(q)] if scalar else [float(v) for v in q]
+    for value in qs:
+        if not 0 <= value <= 1:
+            raise ValueError("percentiles should all be in the interval [0, 1]")
+    data = frame._data
+    if numeric_only:
+        data = {label: column for label, column in data.items()
+                if dtypes.is_numeric_or_bool(column.dtype) and not dtypes.is_datetimelike(column.dtype)}  # fmt: skip
+    labels = list(data)
+    q_index = as_index(pd.Index(qs, dtype=np.float64))
+    if method == "table":
+        if interpolation not in _TABLE_INTERPOLATIONS:
+            raise ValueError(f"Invalid interpolation: {interpolation}. Interpolation must be in "
+                             f"{set(_TABLE_INTERPOLATIONS)}")  # fmt: skip
+        columns = _table_quantile_rows(list(data.values()), len(frame), qs, interpolation)
+        result = DataFrame._from_columns(dict(zip(labels, columns)), q_index)
+        return result.iloc[0] if scalar else result
+    if scalar:
+        if not labels:
+            return Series([], dtype=np.float64, name=qs[0])
+        pieces = [quantile_column(column, qs, interpolation) for column in data.values()]
+        return Series._from_column(concat_promoted(pieces), as_index(pd.Index(labels)), qs[0])
+    columns = {label: quantile_column(column, qs, interpolation) for label, column in data.items()}
+    return DataFrame._from_columns(columns, q_index)
+
+
+def _table_quantile_rows(columns: list[Column], n: int, qs: list[float], interpolation: str) -> list[Column]:
+    """The rows at the quantiles' ranks of the rows sorted by all ``columns`` (pandas' ``method="table"``)."""
+    from riptide.core.ops.sorting import argsort_columns
+
+    if n == 0 or not columns:
+        return [column.take_or_missing(columns[0].xp.full(len(qs), -1, dtype=np.int64)) for column in columns] \
+            if columns else []  # fmt: skip
+    xp = columns[0].xp
+    order = argsort_columns(columns, na_position="last")
+    ranks = np.quantile(np.arange(n), qs, method=interpolation).astype(np.int64)  # a few host positions
+    rows = order[_device.to_device(ranks, xp)]
+    return [column.take(rows) for column in columns]

@@ -432,6 +432,17 @@ class SeriesReshapeMethods:
         columns, index = _exploded({0: self._column}, [0], self._index, ignore_index)
         return type(self)._from_column(columns[0], index, self.name)
 
+    def squeeze(self, axis: Any = None) -> Any:
+        """The one value of a one-row Series, else the Series itself.
+
+        >>> import riptide as rt
+        >>> int(rt.Series([7]).squeeze()), len(rt.Series([1, 2]).squeeze())
+        (7, 2)
+        """
+        if axis not in (None, 0, "index", "rows"):
+            raise ValueError(f"No axis named {axis} for object type Series")
+        return self.iloc[0] if len(self) == 1 else self
+
     def sample(self, n: int | None = None, frac: float | None = None, replace: bool = False, weights: Any = None,
                random_state: Any = None, axis: Any = None, ignore_index: bool = False) -> Any:  # fmt: skip
         """Random rows, exactly the ones pandas returns for the same integer ``random_state``.
@@ -457,6 +468,68 @@ class FrameReshapeMethods:
     """Mixed into ``DataFrame``."""
 
     __slots__ = ()
+
+    def transpose(self, *args: Any, copy: Any = None) -> Any:
+        """Rows as columns and columns as rows (``df.T``): row ``i`` becomes the column labelled by the row's
+        index label. The values are gathered once into row-major order on the device, so each new column is a
+        slice of one buffer.
+
+        All columns are first brought to their common dtype; where pandas would make an object column (text
+        with numbers, bools with numbers) riptide, which has no object dtype, raises TypeError; masked ints
+        with floats give Float64 (pandas: object). The new column labels must be unique.
+
+        >>> import riptide as rt
+        >>> df = rt.DataFrame({"a": [1, 2], "b": [3, 4]}, index=["x", "y"])
+        >>> df.T["y"].tolist()
+        [2, 4]
+        """
+        from riptide.frame.concat import concat_promoted
+        from riptide.frame.dataframe import DataFrame, _refuse_duplicate_labels
+        from riptide.frame.index import as_index, default_index
+
+        row_labels = self._index.tolist()
+        _refuse_duplicate_labels(row_labels)
+        new_index = as_index(self.columns) if self._data else default_index(0, self._index._namespace).copy(
+            name=self.columns.name)  # fmt: skip
+        columns = list(self._data.values())
+        n_rows, n_cols = len(self), len(columns)
+        if n_cols == 0 or n_rows == 0:  # no values, so no common dtype to find
+            xp = self._index._namespace
+            new = {label: NumericColumn(xp.zeros(0, dtype=np.float64)) for label in row_labels}
+        else:
+            xp = columns[0].xp
+            stacked = concat_promoted(columns)  # column after column: value (row i, column j) at j * n_rows + i
+            row_major = (xp.arange(n_rows, dtype=np.int64)[:, None] +
+                         xp.arange(n_cols, dtype=np.int64)[None, :] * n_rows).reshape(-1)  # fmt: skip
+            by_row = stacked.take(row_major)
+            new = {label: by_row.slice(i * n_cols, (i + 1) * n_cols, 1) for i, label in enumerate(row_labels)}
+        result = DataFrame._from_columns(new, new_index)
+        if self._index.nlevels == 1 and self._index.name is not None:
+            result.columns = pd.Index(result.columns, name=self._index.name)
+        elif self._index.nlevels > 1:
+            result.columns = pd.MultiIndex.from_tuples(row_labels, names=self._index.names)
+        return result
+
+    @property
+    def T(self) -> Any:  # noqa: N802 - pandas' name
+        """The transpose (:meth:`transpose`)."""
+        return self.transpose()
+
+    def squeeze(self, axis: Any = None) -> Any:
+        """The frame with its length-1 axes squeezed out: one column gives a Series, one row a Series of that
+        row (``df.iloc[0]``), one cell its value; ``axis`` squeezes only that axis.
+
+        >>> import riptide as rt
+        >>> rt.DataFrame({"a": [1, 2]}).squeeze().tolist(), int(rt.DataFrame({"a": [5]}).squeeze())
+        ([1, 2], 5)
+        """
+        axes = (0, 1) if axis is None else (_frame_axis_number(axis),)
+        result = self
+        if 1 in axes and len(result.columns) == 1:
+            result = result.iloc[:, 0]
+        if 0 in axes and len(result) == 1:
+            result = result.iloc[0]
+        return result
 
     def sample(self, n: int | None = None, frac: float | None = None, replace: bool = False, weights: Any = None,
                random_state: Any = None, axis: Any = None, ignore_index: bool = False) -> Any:  # fmt: skip
@@ -518,3 +591,10 @@ class FrameReshapeMethods:
              value_name: Hashable = "value", col_level: Any = None, ignore_index: bool = True) -> Any:  # fmt: skip
         """Unpivot from wide to long (see :func:`riptide.frame.reshape.melt`)."""
         return melt(self, id_vars, value_vars, var_name, value_name, col_level, ignore_index)
+
+
+def _frame_axis_number(axis: Any) -> int:
+    numbers = {0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}
+    if axis not in numbers:
+        raise ValueError(f"No axis named {axis} for object type DataFrame")
+    return numbers[axis]

@@ -36,6 +36,7 @@ from riptide.frame.mapping import SeriesMappingMethods
 from riptide.frame.apply import SeriesApplyMethods
 from riptide.frame.resample import SeriesResampleMethods
 from riptide.frame.interop import SeriesInteropMethods
+from riptide.frame.protocol import SeriesProtocolMethods
 from riptide.io.methods import SeriesIOMethods
 
 __all__ = ["Series"]
@@ -48,7 +49,7 @@ class Series(
     SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
     SeriesMultiIndexMethods, SeriesDatetimeAccessorMethods, SeriesCategoricalAccessorMethods,
     SeriesStringAccessorMethods, SeriesMappingMethods, SeriesResampleMethods, SeriesApplyMethods,
-    SeriesIOMethods, SeriesInteropMethods,
+    SeriesIOMethods, SeriesInteropMethods, SeriesProtocolMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 
@@ -645,7 +646,9 @@ class Series(
         result = self._with_column(missing.where(self._column, keep, other))
         return self._finish_inplace(result, inplace)
 
-    def clip(self, lower: Any = None, upper: Any = None, *, inplace: bool = False) -> Any:
+    def clip(self, lower: Any = None, upper: Any = None, *, axis: Any = None, inplace: bool = False) -> Any:
+        if axis not in (None, 0, "index", "rows"):
+            raise ValueError(f"No axis named {axis} for object type Series")
         result = self
         if lower is not None and not (is_scalar(lower) and missing.is_missing_scalar(lower)):
             result = result.where((result >= lower) | result.isna(), lower)

@@ -56,7 +56,7 @@ from riptide.core.ops.sorting import (
 )
 from riptide.frame.index import Index, RangeIndex, default_index
 
-__all__ = ["SeriesSortingMethods", "FrameSortingMethods"]
+__all__ = ["SeriesSortingMethods", "FrameSortingMethods", "searchsorted"]
 
 _KEEP_OPTIONS = ("first", "last", "all")
 _NA_OPTIONS = ("keep", "top", "bottom")
@@ -163,6 +163,18 @@ class SeriesSortingMethods:
         return Series._from_column(column, self._index, self.name)
 
 
+    def searchsorted(self, value: Any, side: str = "left", sorter: Any = None) -> Any:
+        """Positions where ``value`` (a scalar or list-like) would be inserted to keep this sorted Series sorted:
+        an integer for a scalar, else an integer array on the Series' device.
+
+        >>> import riptide as rt
+        >>> s = rt.Series(["b", "d", "f"])
+        >>> int(s.searchsorted("d")), s.searchsorted(["a", "d", "z"], side="right").tolist()
+        (1, [0, 2, 3])
+        """
+        return searchsorted(self._column, value, side, sorter)
+
+
 class FrameSortingMethods:
     """Mixed into ``DataFrame``: sort_values, sort_index, nlargest, nsmallest, rank."""
 
@@ -258,6 +270,42 @@ class FrameSortingMethods:
 
 
 # --------------------------------------------------------------------------- argument checks
+
+
+def searchsorted(column: Column, value: Any, side: str = "left", sorter: Any = None) -> Any:
+    """``searchsorted`` of a sorted column (``Series`` / ``Index``), for every sortable dtype.
+
+    The column and the searched values are ranked together (one sorted grouping of both, in their common dtype),
+    so strings, datetimes and categoricals need no search of their own: a NumPy/CuPy ``searchsorted`` of the
+    ranks does it. Missing values rank last, where NumPy's search puts NaN.
+    """
+    from riptide.core.ops.grouping import group_rows
+    from riptide.frame.concat import concat_promoted
+    from riptide.frame.series import Series
+
+    if side not in ("left", "right"):
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
+    xp = column.xp
+    if sorter is not None:
+        order = sorter if _device.is_device_array(sorter) else _device.to_device(np.asarray(sorter), xp)
+        column = column.take(xp.asarray(order, dtype=np.int64))
+    if isinstance(column, StringColumn) and column.can_hold_missing() and bool(column.isna().any()):
+        # one scalar read: pandas' text arrays refuse the search when they hold missing values
+        raise ValueError("searchsorted requires array to be sorted, which is impossible with NAs present.")
+    scalar = pd.api.types.is_scalar(value) or getattr(value, "ndim", None) == 0
+    if isinstance(value, Series):
+        searched = value._column
+    elif isinstance(value, Index):
+        searched = value._as_column()
+    else:
+        searched = Series([value] if scalar else value)._column
+    searched = searched.to_device(xp)
+    if searched.size == 0:
+        return xp.zeros(0, dtype=np.intp)
+    both = concat_promoted([column, searched])
+    ranks = group_rows([both], sort=True, dropna=False).ids
+    found = xp.searchsorted(ranks[: column.size], ranks[column.size:], side=side)
+    return np.intp(int(found[0])) if scalar else found  # one scalar read for a scalar value
 
 
 def _series_axis(axis: Any) -> None:

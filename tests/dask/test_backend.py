@@ -15,7 +15,6 @@ dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 
 import riptide as rt  # noqa: E402
-from riptide import _device  # noqa: E402
 import riptide.dask  # noqa: E402,F401
 from riptide.dask.backends import RiptideBackendEntrypoint  # noqa: E402
 from riptide.dask.validation import MetaMismatchError, validate_meta  # noqa: E402
@@ -250,11 +249,9 @@ OTHERS = {
 }
 
 
-# Dask's Var reduction (std, and describe through it) reads ``partition.values`` and combines the moments with
-# NumPy calls; on the GPU riptide's ``.values`` is a CuPy array, so the result is a CuPy 0-d array, not a float
-_CUPY_SCALAR = pytest.mark.xfail(_device.is_gpu(), strict=True, reason="on the GPU Dask's Var reduction returns a "
-                                 "CuPy 0-d array (it combines partition.values with NumPy calls)")
-_GPU_DEVIATIONS = {"std": _CUPY_SCALAR, "describe": _CUPY_SCALAR}
+# std/describe on the GPU: riptide.dask.expressions.RiptideVar moves each partition's moments to the host, so
+# the results are NumPy scalars as with pandas (tests/dask/test_expressions.py emulates the device)
+_GPU_DEVIATIONS: dict = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=_GPU_DEVIATIONS.get(n, ())) for n in OTHERS])

@@ -328,7 +328,8 @@ def test_check_partition_casts_numeric_when_asked():
         check_partition(rt.DataFrame({"a": [1.0, np.nan]}), meta, 7, cast_numeric=True)
 
 
-# --------------------------------------------------------------------------- shims (pandas methods Dask calls)
+# --------------------------------------------------------------------------- pandas methods Dask calls (riptide/frame;
+# tests/frame/test_dask_methods.py tests them against pandas)
 
 
 def test_shim_searchsorted_any_dtype():
@@ -358,6 +359,20 @@ def test_shim_frame_quantile_text_nearest_rank():
     got = rt.DataFrame({"s": values}).quantile(qs, interpolation="nearest", numeric_only=False, method="table")
     expected = pd.DataFrame({"s": values}).quantile(qs, interpolation="nearest", numeric_only=False, method="table")
     assert got["s"].tolist() == expected["s"].tolist()
-    # deviation: missing values are left out (pandas ranks them last), as Dask's divisions must not hold them
-    with_missing = rt.DataFrame({"s": pd.array(["d", "a", None, "c", "b"], dtype="str")})
-    assert with_missing.quantile(qs, interpolation="nearest", method="table")["s"].tolist() == ["a", "c", "d"]
+    # missing values rank last, as in pandas (DataFrame.quantile is riptide/frame's now, no Dask shim)
+    values = pd.array(["d", "a", None, "c", "b"], dtype="str")
+    got = rt.DataFrame({"s": values}).quantile(qs, interpolation="nearest", method="table")["s"].tolist()
+    expected = pd.DataFrame({"s": values}).quantile(qs, interpolation="nearest", method="table")["s"].tolist()
+    assert got[:2] == expected[:2] == ["a", "c"] and pd.isna(got[2]) and pd.isna(expected[2])
+
+
+def test_only_dask_specific_attributes_are_patched_in():
+    # every pandas method Dask calls is riptide/frame's own; riptide.dask adds only GroupBy.grouper (not pandas 3 API)
+    from riptide.dask import _shims
+    from riptide.frame.groupby import GroupBy
+
+    assert set(_shims.INSTALLED) <= {"GroupBy.grouper"} and hasattr(GroupBy, "grouper")
+    df = rt.DataFrame({"k": [1, 2, 1], "v": [1.0, 2.0, 4.0]})
+    keys = df.groupby("k").grouper
+    pd.testing.assert_series_equal(keys.to_pandas(), pd.Series([1, 2, 1], name="k"))
+    assert [s.name for s in df.groupby(["k"]).grouper] == ["k"]

@@ -20,6 +20,7 @@ from conftest import (
     UINT_DTYPES,
     assert_frame_equal,
     assert_series_equal,
+    check_same_outcome,
     frame_st,
     make_values,
     pandas_result,
@@ -762,3 +763,11 @@ def test_numpy_ufunc_on_frame_and_reduce_declined():
     assert_frame_equal(np.sqrt(rt.from_pandas(p)), np.sqrt(p))
     with pytest.raises(TypeError):
         np.add.reduce(rt.from_pandas(p["a"]))
+
+
+def test_negative_integer_power_of_an_empty_series_is_empty():
+    for dtype in ("int8", "Int8", "uint16"):
+        check_same_outcome(lambda: rt.Series([], dtype=dtype) ** -3, lambda: pd.Series([], dtype=dtype) ** -3,
+                           assert_series_equal)  # fmt: skip
+    with pytest.raises(ValueError, match="negative integer powers"):  # as NumPy
+        rt.Series([2], dtype="int8") ** -3

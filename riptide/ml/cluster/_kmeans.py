@@ -44,7 +44,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
 
 from riptide import _device
-from riptide.ml import _kernels
+from riptide.ml import _dask, _kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, validate_data
 
@@ -428,6 +428,8 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
     def fit(self, X, y=None, sample_weight=None):
         """Compute k-means clustering."""
         X_given = X
+        if _dask.is_dask_collection(X):  # Lloyd iterations over the blocks, on the workers (riptide.ml._dask)
+            return _dask.fit_kmeans(self, X, sample_weight)
         X, xp = validate_data(self, X, reset=True, dtype=FLOAT_DTYPES)
         self._check_params_vs_input(X, xp)
         random_state = check_random_state(self.random_state)

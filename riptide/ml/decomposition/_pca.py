@@ -36,7 +36,7 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
-from riptide.ml import _kernels
+from riptide.ml import _dask, _kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, validate_data
 
@@ -162,12 +162,16 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the principal components of X."""
+        if _dask.is_dask_collection(X):  # the covariance from per-block statistics (riptide.ml._dask)
+            return _dask.fit_pca(self, X)
         self._fit(X)
         return self._publish(X)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the projection of X on the components."""
+        if _dask.is_dask_collection(X):
+            return _dask.fit_pca(self, X).transform(X)
         A, xp = self._fit(X)
         projected = self._project(A, xp)
         self._publish(X)
@@ -286,6 +290,8 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
     def transform(self, X):
         """Project X on the principal components."""
         check_is_fitted(self)
+        if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
+            return _dask.map_rows(self, "transform", X)
         A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
         return self._output(self._project(A, xp), X)
 

@@ -31,6 +31,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn.utils.validation import validate_data as _sk_validate_data
 
 from riptide import _device
+from riptide.ml import _dask
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, validate_data
 from riptide.ml.decomposition._pca import _flip_signs, _randomized_components
@@ -99,6 +100,8 @@ class TruncatedSVD(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, Transf
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit the model on X and return X projected on the components."""
+        if _dask.is_dask_collection(X):  # the Gram matrix from per-block statistics (riptide.ml._dask)
+            return _dask.fit_truncated_svd(self, X).transform(X)
         X_given = X
         if sp.issparse(X):  # SciPy sparse input: scikit-learn's validation, the same algorithms with NumPy/SciPy
             A = _sk_validate_data(self, X, reset=True, accept_sparse=["csr", "csc"], dtype=FLOAT_DTYPES,
@@ -139,6 +142,8 @@ class TruncatedSVD(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, Transf
     def transform(self, X):
         """Project X on the components."""
         check_is_fitted(self)
+        if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
+            return _dask.map_rows(self, "transform", X)
         if sp.issparse(X):
             A = _sk_validate_data(self, X, reset=False, accept_sparse=["csr", "csc"], dtype=FLOAT_DTYPES)
             return np.asarray(A @ self._fitted("components_", np).T.astype(A.dtype))

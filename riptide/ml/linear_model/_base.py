@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin, _fit_c
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from riptide.ml import _dask
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, input_namespace, validate_data
 
@@ -91,6 +92,8 @@ class LinearModelMixin(DeviceEstimatorMixin):
     def predict(self, X):
         """Predict with the linear model: ``X @ coef_.T + intercept_``."""
         check_is_fitted(self)
+        if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
+            return _dask.map_rows(self, "predict", X)
         A, xp = validate_data(self, X, reset=False)
         return self._output(self._linear(A, xp), X, method="predict")
 
@@ -184,6 +187,8 @@ class LinearRegression(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseE
         if self.positive:
             raise NotImplementedError("LinearRegression(positive=True) is not implemented in riptide.ml yet; use "
                                       "sklearn.linear_model.LinearRegression")  # fmt: skip
+        if _dask.is_dask_collection(X):  # per-block Gram matrices, combined on the client
+            return _dask.fit_linear_regression(self, X, y, sample_weight)
         X, y, xp = validate_data(self, X, y, reset=True, dtype=FLOAT_DTYPES, y_numeric=True, multi_output=True)
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0], X.dtype, xp, ensure_non_negative=True)

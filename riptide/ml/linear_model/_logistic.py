@@ -56,6 +56,7 @@ from sklearn.utils.optimize import _check_optimize_result
 from sklearn.utils.validation import _check_y, check_is_fitted
 
 from riptide import _device
+from riptide.ml import _dask
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, host_form, input_namespace, validate_data
 
@@ -424,6 +425,8 @@ class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
         if self.n_jobs is not None:
             warnings.warn("'n_jobs' has no effect since 1.8 and will be removed in 1.10. You provided "
                           f"'n_jobs={self.n_jobs}', please leave it unspecified.", FutureWarning)  # fmt: skip
+        if _dask.is_dask_collection(X):  # loss and gradient summed over the blocks (riptide.ml._dask)
+            return _dask.fit_logistic(self, X, y, sample_weight, solver, penalty, C)
         X_given = X
         X, classes, codes, xp = self._targets(X, y)
         n_classes = classes.shape[0]
@@ -515,11 +518,15 @@ class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Confidence scores: ``X @ coef_.T + intercept_`` (flat for two classes)."""
+        if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
+            return _dask.map_rows(self, "decision_function", X)
         scores, _ = self._scores(X)
         return self._output(scores[:, 0] if scores.shape[1] == 1 else scores, X, method="decision_function")
 
     def predict(self, X):
         """The class with the largest score."""
+        if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
+            return _dask.map_rows(self, "predict", X)
         scores, xp = self._scores(X)
         index = (scores[:, 0] > 0).astype(xp.int64) if scores.shape[1] == 1 else scores.argmax(axis=1)
         classes = self.classes_
@@ -529,6 +536,8 @@ class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """Class probabilities: the logistic function (two classes) or the softmax of the scores."""
+        if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
+            return _dask.map_rows(self, "predict_proba", X)
         scores, xp = self._scores(X)
         if scores.shape[1] == 1:
             p = _expit(scores[:, 0], xp)

@@ -25,6 +25,7 @@ from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin, _fit_c
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from riptide import _device
+from riptide.ml import _dask
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, validate_data
 from riptide.ml.linear_model._base import LinearModelMixin, _Centered
 
@@ -147,6 +148,8 @@ class Ridge(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseEstimator):
         if self.positive:
             raise NotImplementedError("Ridge(positive=True) is not implemented in riptide.ml yet; use "
                                       "sklearn.linear_model.Ridge")  # fmt: skip
+        if _dask.is_dask_collection(X):  # per-block Gram matrices, combined on the client
+            return _dask.fit_ridge(self, X, y, sample_weight)
         X, y, xp = validate_data(self, X, y, reset=True, dtype=FLOAT_DTYPES, y_numeric=True, multi_output=True)
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0], X.dtype, xp)

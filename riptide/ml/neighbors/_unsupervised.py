@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sklearn.base import _fit_context
 
+from riptide.ml import _dask
 from riptide.ml._validation import FLOAT_DTYPES, validate_data
 from riptide.ml.neighbors._base import (
     KNeighborsMixin,
@@ -66,7 +67,16 @@ class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, NeighborsBase):
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
         """Fit the nearest neighbours estimator from the training dataset."""
+        if _dask.is_dask_collection(X):  # the collection is kept; queries search it block by block
+            return _dask.fit_nearest_neighbors(self, X)
         X_given = X
         X, _ = validate_data(self, X, reset=True, dtype=FLOAT_DTYPES)
         self._fit_rows(X_given, X)
         return self._publish(X_given)
+
+    def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
+        """The k nearest fitted rows of each query (see ``KNeighborsMixin.kneighbors``); a Dask query gives lazy
+        Dask arrays, and a model fitted on a Dask collection merges each fitted block's top-k."""
+        if _dask.is_dask_collection(X) or getattr(self, "_fit_X", 0) is None:
+            return _dask.kneighbors(self, X, n_neighbors, return_distance)
+        return super().kneighbors(X, n_neighbors, return_distance)
