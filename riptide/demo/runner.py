@@ -288,6 +288,10 @@ def _print_timings(steps: Sequence[Step], runs: dict[str, PipelineRun], warmup_r
     for s in steps:
         skipped = any(s.name in runs[n].trips.skipped for n in names)
         what = "(skipped, see above)" if skipped else _shorten(s.doc, 50)
+        if skipped:  # nothing ran: no time, no ratio
+            row = [s.name, what] + ["-" for _ in names] + (["-"] if "pandas" in runs else [])
+            table.append(row)
+            continue
         row = [s.name, what] + [fmt_seconds(runs[n].seconds.get(s.name)) for n in names]
         if "pandas" in runs:
             row.append(_fmt_speedup(runs["pandas"].seconds.get(s.name), runs["riptide"].seconds.get(s.name)))
