@@ -22,24 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from riptide.benchmarks.cases_graph import MEAN_DEGREE, power_law_edges
-from riptide.benchmarks.harness import Case, Context, Reference, fmt_count, register
+from riptide.benchmarks.cases_graph import _GraphCase, power_law_edges
+from riptide.benchmarks.harness import Context, Reference, register
 
 
-class _UndirectedCase(Case):
+class _UndirectedCase(_GraphCase):
     """A power-law undirected graph of ``rows / share`` edges (at least 100), with integer weights 1..100."""
 
-    bound = "none"
     share = 100
-
-    def edges(self, ctx: Context) -> int:
-        return max(ctx.rows // self.share, 100)
-
-    def nodes(self, ctx: Context) -> int:
-        return max(self.edges(ctx) // MEAN_DEGREE, 10)
-
-    def size(self, ctx: Context) -> str:
-        return f"{fmt_count(self.nodes(ctx))} n, {fmt_count(self.edges(ctx))} e"
 
     def data(self, ctx: Context) -> dict[str, Any]:
         rng = ctx.rng()

@@ -330,11 +330,8 @@ def group_split_riptide(df: Any, c: Any, k: int, ignore_index: bool = False) -> 
     from riptide.core.kernels.sort import stable_argsort
 
     target = _partition_numbers(c)
-    xp = _device.namespace_of(target)
-    frame_xp = df._xp() if isinstance(df, DataFrame) else df._column.xp
-    if xp is not frame_xp:
-        target = _device.to_device(_device.to_host(target), frame_xp) if frame_xp is not np else _device.to_host(target)
-        xp = frame_xp
+    xp = df._xp() if isinstance(df, DataFrame) else df._column.xp
+    target = _device.to_device(target, xp)  # onto the frame's device (no copy when already there)
     target = target.astype(np.int64, copy=False)
     order = stable_argsort(target, xp)
     counts = xp.bincount(target, minlength=k)[:k] if target.shape[0] else xp.zeros(k, dtype=np.int64)

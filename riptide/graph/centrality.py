@@ -442,8 +442,8 @@ def eigenvector_centrality(G: Any, max_iter: int = 100, tol: float = 1.0e-6, nst
     for _ in range(max_iter):
         xlast = x
         x = xlast + _spread(G, xlast, arc_weights)
-        norm = float(xp.sqrt((x * x).sum())) or 1.0  # one scalar read per iteration (as the test below)
-        x = x / norm
+        norm = xp.sqrt((x * x).sum())  # stays on the device: a zero norm divides by 1
+        x = x / xp.where(norm == 0, 1.0, norm)
         if float(xp.absolute(x - xlast).sum()) < n * tol:  # one scalar read per iteration
             return G._result_dict(x)
     raise PowerIterationFailedConvergence(max_iter)

@@ -528,9 +528,9 @@ def _bidirectional_path(G: Any, source: int, target: int) -> list | None:
         first = fresh[claim[neighbours[fresh]] == order]
         claim[neighbours[fresh]] = biggest
         mine[neighbours[first]] = frontier[rows[first]]
-        hits = _device.to_host(xp.flatnonzero(other[neighbours] != unseen)[:1])  # one small read per level
+        hits = _device.to_host(neighbours[xp.flatnonzero(other[neighbours] != unseen)[:1]])  # one small read per level
         if hits.shape[0]:
-            meet = int(_device.to_host(neighbours[int(hits[0]):int(hits[0]) + 1])[0])
+            meet = int(hits[0])
             return _walk(G, pred, meet)[::-1] + _walk(G, succ, meet)[1:]
         fringes[side] = neighbours[first]
     return None

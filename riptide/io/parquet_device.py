@@ -564,17 +564,14 @@ def _first_appearance(entries: Any, xp: Any) -> tuple[Any, Any]:
     """Codes of ``entries`` (a StringColumn) numbered in order of first appearance, and the distinct values in
     that order (pyarrow's unified dictionary of the row groups' dictionaries)."""
     from riptide.core.kernels.factorize import factorize
-    from riptide.core.kernels.sort import stable_argsort
+    from riptide.core.ops.grouping import first_row_of_each
 
     n = entries.size
     if n == 0:
         return xp.zeros(0, dtype=np.int64), entries
     codes, k = factorize(entries)
-    order = stable_argsort(codes, xp)
-    sorted_codes = codes[order]
-    starts = xp.concatenate([xp.ones(1, dtype=bool), sorted_codes[1:] != sorted_codes[:-1]])
-    first = order[starts]  # per sorted code: its first entry (stable order)
-    appearance = xp.argsort(first)  # codes by first appearance
+    first = first_row_of_each(codes, k, xp)  # per code: its first entry
+    appearance = xp.argsort(first)  # codes by first appearance (the first entries are distinct)
     rank = xp.empty(k, dtype=np.int64)
     rank[appearance] = xp.arange(k, dtype=np.int64)
     return rank[codes], entries.take(first[appearance])

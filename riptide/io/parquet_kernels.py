@@ -322,11 +322,10 @@ extern "C" __global__ void pq_walk(const u8* buf, const i64* chunks, i64 n_chunk
 // would start at each of its bytes (0: malformed), and lane 0 follows the chain from the window's first byte through
 // shared memory (measured faster than a broadcast per item through the lanes' registers, and than pointer doubling
 // over the window). Sets bit k of `starts` when an item starts at window byte k, stops before byte `limit` or after
-// `items` items, and returns (in every lane) how far the chain went; `found` counts the items, `bad` flags a
-// malformed one.
+// `items` items, and returns (in every lane) how far the chain went; `bad` flags a malformed item.
 #define WINDOW_CANDIDATES 4
 #define WINDOW (WARP * WINDOW_CANDIDATES)
-DEV i64 walk_window(const i64* sizes, u32* starts, i64 limit, i64 items, i64& found, int& bad) {
+DEV i64 walk_window(const i64* sizes, u32* starts, i64 limit, i64 items, int& bad) {
     i64 pos = 0, count = 0;
     int wrong = 0;
     if (lane_id() == 0) {
@@ -340,7 +339,6 @@ DEV i64 walk_window(const i64* sizes, u32* starts, i64 limit, i64 items, i64& fo
         }
     }
     pos = warp_bcast(pos, 0);
-    found = warp_bcast(count, 0);
     if (warp_bcast(wrong, 0)) bad = 1;
     warp_sync();  // `starts` is visible to every lane
     return pos;
@@ -507,8 +505,7 @@ DEV void snappy_index_warp(const u8* src, i64 n, i64 expect, i64* index, int* er
             s_size[w][lane * C + c] = ok ? size : 0;
         }
         warp_sync();
-        i64 found;
-        i64 pos = walk_window(s_size[w], s_starts[w], n - ip, n, found, bad);
+        i64 pos = walk_window(s_size[w], s_starts[w], n - ip, n, bad);
         i64 here = 0, total;
         for (int c = 0; c < C; c++) if (starts_at(s_starts[w], lane * C + c)) here += len[c];
         i64 at = op + warp_exclusive_sum(here, total);
@@ -682,8 +679,7 @@ DEV int walk_byte_arrays(const u8* dec, const u8* p, const u8* end, i64 count, i
             s_size[w][lane * C + c] = (x + 4 <= n && (i64)length[c] <= n - x - 4) ? 4 + (i64)length[c] : 0;
         }
         warp_sync();
-        i64 found;
-        i64 step = walk_window(s_size[w], s_starts[w], n - at, count - done, found, bad);
+        i64 step = walk_window(s_size[w], s_starts[w], n - at, count - done, bad);
         i64 mine = 0, total;
         for (int c = 0; c < C; c++) mine += starts_at(s_starts[w], lane * C + c);
         i64 k = done + warp_exclusive_sum(mine, total);

@@ -19,6 +19,7 @@ from sklearn.metrics import adjusted_rand_score  # noqa: E402
 import riptide as rt  # noqa: E402
 from riptide import _device  # noqa: E402
 from riptide.ml import cluster as rtc  # noqa: E402
+from tests.ml._kernel_emulation import EMU_SHIM, compile_library  # noqa: E402
 
 X_BLOBS, _ = make_blobs(600, 4, centers=5, cluster_std=0.6, random_state=0)
 
@@ -99,39 +100,6 @@ def test_kmeans_riptide_frame_and_callable_init():
 # empty clusters, the final E-step) runs here against scikit-learn. Races between threads of a block are real
 # threads here too; what stays for the GPU: warp timing, the shared-memory limit, launch shapes.
 
-EMU_SHIM = r"""
-#include <barrier>
-#include <cmath>
-#include <cstddef>
-#include <functional>
-#include <thread>
-#include <vector>
-struct riptide_emu_dim3 { unsigned int x, y, z; };
-static thread_local riptide_emu_dim3 threadIdx, blockIdx;
-static riptide_emu_dim3 blockDim, gridDim;
-static std::barrier<>* riptide_emu_barrier;
-static double* riptide_emu_shared;
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __syncthreads() riptide_emu_barrier->arrive_and_wait()
-#define RIPTIDE_DYNAMIC_SHARED(name) double* name = riptide_emu_shared
-static void riptide_emu_launch(unsigned grid, unsigned block, size_t shared_bytes, std::function<void()> body) {
-    gridDim = {grid, 1, 1};
-    blockDim = {block, 1, 1};
-    std::vector<double> shared(shared_bytes / 8 + 1);
-    for (unsigned b = 0; b < grid; ++b) {
-        std::fill(shared.begin(), shared.end(), NAN);
-        riptide_emu_shared = shared.data();
-        std::barrier<> barrier(block);
-        riptide_emu_barrier = &barrier;
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < block; ++t)
-            threads.emplace_back([=] { threadIdx = {t, 0, 0}; blockIdx = {b, 0, 0}; body(); });
-        for (auto& t : threads) t.join();
-    }
-}
-"""
 
 _EMU_KERNELS = {  # kernel -> its parameters' C types after DATA_T substitution ("T")
     "riptide_kmeans_step": ["const T*", "const T*", "const T*", "const T*", "long long", "int", "int", "int", "int",
@@ -144,12 +112,7 @@ EMU_THREADS = 32  # CUDA threads per emulated block (host threads; the finalize 
 
 
 def _emu_library():
-    import ctypes
-    import hashlib
-    import os
     import shutil
-    import subprocess
-    import tempfile
 
     from riptide.ml import _kernels
 
@@ -170,19 +133,7 @@ def _emu_library():
                          f"{params}) {{ riptide_emu_launch(grid, block, shared, [=] {{ "
                          f"emu_{c_type}::{name}_{c_type}({args}); }}); }}")  # fmt: skip
     text = "\n".join(parts)
-    directory = os.path.join(tempfile.gettempdir(), "riptide_kernel_emulation")
-    os.makedirs(directory, exist_ok=True)
-    library = os.path.join(directory, f"ml_{hashlib.sha1(text.encode()).hexdigest()[:16]}.so")
-    if not os.path.exists(library):
-        path = library[:-3] + ".cpp"
-        with open(path, "w") as f:
-            f.write(text)
-        partial = f"{library}.{os.getpid()}"
-        done = subprocess.run(["g++", "-O1", "-std=c++20", "-pthread", "-shared", "-fPIC", "-w", "-o", partial, path],
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stderr[-3000:]
-        os.replace(partial, library)
-    return ctypes.CDLL(library)
+    return compile_library(text, "ml")
 
 
 class _Emulated:

@@ -30,6 +30,7 @@ import riptide as rt  # noqa: E402
 from riptide.ml.cluster import HDBSCAN  # noqa: E402
 from riptide.core.kernels import union_find  # noqa: E402
 from riptide.ml.cluster import _neighbourhood  # noqa: E402
+from tests.ml._kernel_emulation import compile_library  # noqa: E402
 from tests.ml._support import host  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:The default value of `copy`:FutureWarning")
@@ -253,12 +254,7 @@ EMU_THREADS = 16
 
 @pytest.fixture(scope="module")
 def emulated_pairs():
-    import ctypes
-    import hashlib
-    import os
     import shutil
-    import subprocess
-    import tempfile
 
     from riptide import _device
 
@@ -270,19 +266,7 @@ def emulated_pairs():
     defines = f"#define MAX_FEATURES {m.MAX_FEATURES}\n#define MAX_K {m.MAX_K}\n#define TILE 8\n"
     head, tail = _EMU_SHIM.split("static void riptide_emu_launch", 1)
     text = defines + head + m.PAIRS_SOURCE + "\nstatic void riptide_emu_launch" + tail
-    directory = os.path.join(tempfile.gettempdir(), "riptide_kernel_emulation")
-    os.makedirs(directory, exist_ok=True)
-    library = os.path.join(directory, f"pairs_{hashlib.sha1(text.encode()).hexdigest()[:16]}.so")
-    if not os.path.exists(library):
-        path = library[:-3] + ".cpp"
-        with open(path, "w") as f:
-            f.write(text)
-        partial = f"{library}.{os.getpid()}"
-        done = subprocess.run(["g++", "-O1", "-std=c++20", "-pthread", "-shared", "-fPIC", "-w", "-o", partial, path],
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stderr[-3000:]
-        os.replace(partial, library)
-    return ctypes.CDLL(library)
+    return compile_library(text, "pairs")
 
 
 def _pointer(a):

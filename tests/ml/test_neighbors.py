@@ -23,6 +23,7 @@ import riptide as rt  # noqa: E402
 from riptide import _device  # noqa: E402
 from riptide.ml import neighbors as rtn  # noqa: E402
 from riptide.ml.neighbors import _brute, _kernels  # noqa: E402
+from tests.ml._kernel_emulation import EMU_SHIM, compile_library  # noqa: E402
 
 RNG = np.random.default_rng(11)
 X_FIT = RNG.normal(size=(120, 4))
@@ -389,55 +390,16 @@ def test_block_sizes_follow_the_knob(monkeypatch):
 
 # --------------------------------------------------------------------------- the GPU kernel, emulated
 
-EMU_SHIM = r"""
-#include <barrier>
-#include <cmath>
-#include <cstddef>
-#include <functional>
-#include <thread>
-#include <vector>
-struct riptide_emu_dim3 { unsigned int x, y, z; };
-static thread_local riptide_emu_dim3 threadIdx, blockIdx;
-static riptide_emu_dim3 blockDim, gridDim;
-static std::barrier<>* riptide_emu_barrier;
-static double* riptide_emu_shared;
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __syncthreads() riptide_emu_barrier->arrive_and_wait()
-#define RIPTIDE_DYNAMIC_SHARED(name) double* name = riptide_emu_shared
-#define RIPTIDE_INF INFINITY
-static void riptide_emu_launch(unsigned grid, unsigned block, size_t shared_bytes, std::function<void()> body) {
-    gridDim = {grid, 1, 1};
-    blockDim = {block, 1, 1};
-    std::vector<double> shared(shared_bytes / 8 + 1);
-    for (unsigned b = 0; b < grid; ++b) {
-        std::fill(shared.begin(), shared.end(), NAN);
-        riptide_emu_shared = shared.data();
-        std::barrier<> barrier(block);
-        riptide_emu_barrier = &barrier;
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < block; ++t)
-            threads.emplace_back([=] { threadIdx = {t, 0, 0}; blockIdx = {b, 0, 0}; body(); });
-        for (auto& t : threads) t.join();
-    }
-}
-"""
 EMU_THREADS = 4  # CUDA threads per emulated block (host threads; a power of two)
 EMU_GRID = 3  # blocks: fewer than rows, so the grid-stride loop over rows is walked
 
 
 def _emu_library():
-    import ctypes
-    import hashlib
-    import os
     import shutil
-    import subprocess
-    import tempfile
 
     if shutil.which("g++") is None:
         pytest.skip("needs g++ to run the kernel on the CPU")
-    parts = [EMU_SHIM]
+    parts = [EMU_SHIM, "#define RIPTIDE_INF INFINITY"]
     params = ("const T* a0, long long a1, long long a2, int a3, long long a4, long long a5, int a6, const double* a7, "
               "const double* a8, T* a9, long long* a10, int a11")  # fmt: skip
     for c_type in ("double", "float"):
@@ -449,19 +411,7 @@ def _emu_library():
                      f"{params.replace('T*', c_type + '*')}) {{ riptide_emu_launch(grid, block, shared, [=] {{ "
                      f"emu_{c_type}::riptide_knn_select_{c_type}({args}); }}); }}")  # fmt: skip
     text = "\n".join(parts)
-    directory = os.path.join(tempfile.gettempdir(), "riptide_kernel_emulation")
-    os.makedirs(directory, exist_ok=True)
-    library = os.path.join(directory, f"knn_{hashlib.sha1(text.encode()).hexdigest()[:16]}.so")
-    if not os.path.exists(library):
-        path = library[:-3] + ".cpp"
-        with open(path, "w") as f:
-            f.write(text)
-        partial = f"{library}.{os.getpid()}"
-        done = subprocess.run(["g++", "-O1", "-std=c++20", "-pthread", "-shared", "-fPIC", "-w", "-o", partial, path],
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stderr[-3000:]
-        os.replace(partial, library)
-    return ctypes.CDLL(library)
+    return compile_library(text, "knn")
 
 
 @pytest.fixture(scope="module")

@@ -226,26 +226,26 @@ class HDBSCAN(DeviceEstimatorMixin, ClusterMixin, BaseEstimator):
                                                self.allow_single_cluster, self.cluster_selection_epsilon,
                                                self.max_cluster_size)  # fmt: skip
         if not all_finite:
-            finite_host = _device.to_host(finite_index)
+            finite_host, infinite_host, missing_host = (_device.to_host(a) for a in (finite_index, infinite_index,
+                                                                                      missing_index))  # fmt: skip
             tree = remap_single_linkage_tree(tree, dict(enumerate(finite_host.tolist())),
-                                             non_finite=set(np.hstack([_device.to_host(infinite_index),
-                                                                       _device.to_host(missing_index)]).tolist()))
+                                             non_finite=set(np.hstack([infinite_host, missing_host]).tolist()))
             new_labels = np.empty(n_all, dtype=np.int32)
             new_labels[finite_host] = labels
-            new_labels[_device.to_host(infinite_index)] = _OUTLIER_ENCODING["infinite"]["label"]
-            new_labels[_device.to_host(missing_index)] = _OUTLIER_ENCODING["missing"]["label"]
+            new_labels[infinite_host] = _OUTLIER_ENCODING["infinite"]["label"]
+            new_labels[missing_host] = _OUTLIER_ENCODING["missing"]["label"]
             new_probabilities = np.zeros(n_all, dtype=np.float64)
             new_probabilities[finite_host] = probabilities
-            new_probabilities[_device.to_host(infinite_index)] = _OUTLIER_ENCODING["infinite"]["prob"]
-            new_probabilities[_device.to_host(missing_index)] = _OUTLIER_ENCODING["missing"]["prob"]
+            new_probabilities[infinite_host] = _OUTLIER_ENCODING["infinite"]["prob"]
+            new_probabilities[missing_host] = _OUTLIER_ENCODING["missing"]["prob"]
             labels, probabilities = new_labels, new_probabilities
         self._single_linkage_tree_ = tree
         self.labels_ = _device.to_device(labels, xp)
         self.probabilities_ = _device.to_device(probabilities, xp)
         if self.store_centers:
-            self._weighted_cluster_center(X, labels if all_finite else labels[_device.to_host(finite_index)],
+            self._weighted_cluster_center(X, labels if all_finite else labels[finite_host],
                                           probabilities if all_finite else
-                                          probabilities[_device.to_host(finite_index)], xp)  # fmt: skip
+                                          probabilities[finite_host], xp)  # fmt: skip
         return self._publish(X_given)
 
     def _weighted_cluster_center(self, X: Any, labels: np.ndarray, probabilities: np.ndarray,

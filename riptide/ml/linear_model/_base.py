@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin, _fit_c
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from riptide import _device
 from riptide.ml import _dask
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, input_namespace, validate_data
@@ -106,6 +107,30 @@ class LinearModelMixin(DeviceEstimatorMixin):
         check_is_fitted(self)
         A, Y, xp = validate_data(self, X, y, reset=False, y_numeric=True, multi_output=True)
         return r2_score(Y, self._linear(A, xp), sample_weight=sample_weight)
+
+
+class LinearClassifierMixin:
+    """decision_function, predict and score of the linear classifiers, from the class's ``_scores(X)``."""
+
+    def decision_function(self, X):
+        """Confidence scores: ``X @ coef_.T + intercept_`` (flat for two classes)."""
+        scores, _ = self._scores(X)
+        return self._output(scores[:, 0] if scores.shape[1] == 1 else scores, X, method="decision_function")
+
+    def predict(self, X):
+        """The class with the largest score."""
+        scores, xp = self._scores(X)
+        index = (scores[:, 0] > 0).astype(xp.int64) if scores.shape[1] == 1 else scores.argmax(axis=1)
+        classes = self.classes_
+        if isinstance(classes, np.ndarray) and classes.dtype.kind not in "biuf":
+            return classes[_device.to_host(index)]  # text labels live on the host: the class numbers come back
+        return self._output(self._fitted("classes_", xp)[index], X, method="predict")
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy of :meth:`predict` (``sklearn.metrics.accuracy_score``), on the inputs' device."""
+        from riptide.ml.metrics import accuracy_score
+
+        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
 
 
 def _lstsq_min_norm(centered: _Centered, tol: float) -> tuple[Any, int, Any]:

@@ -58,6 +58,7 @@ from sklearn.utils.validation import _check_y, check_is_fitted
 from riptide import _device
 from riptide.ml import _dask
 from riptide.ml._base import DeviceEstimatorMixin
+from riptide.ml.linear_model._base import LinearClassifierMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, host_form, input_namespace, validate_data
 
 __all__ = ["LogisticRegression"]
@@ -308,7 +309,7 @@ def _newton(objective: _Objective, w0: np.ndarray, max_iter: int, tol: float) ->
     return coef, iteration
 
 
-class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
+class LogisticRegression(LinearClassifierMixin, DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Logistic regression classifier (``sklearn.linear_model.LogisticRegression``).
 
     Parameters are scikit-learn's; see the module docstring for what is implemented.
@@ -520,19 +521,13 @@ class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
         """Confidence scores: ``X @ coef_.T + intercept_`` (flat for two classes)."""
         if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
             return _dask.map_rows(self, "decision_function", X)
-        scores, _ = self._scores(X)
-        return self._output(scores[:, 0] if scores.shape[1] == 1 else scores, X, method="decision_function")
+        return super().decision_function(X)
 
     def predict(self, X):
         """The class with the largest score."""
         if _dask.is_dask_collection(X):  # a lazy Dask array, block by block
             return _dask.map_rows(self, "predict", X)
-        scores, xp = self._scores(X)
-        index = (scores[:, 0] > 0).astype(xp.int64) if scores.shape[1] == 1 else scores.argmax(axis=1)
-        classes = self.classes_
-        if isinstance(classes, np.ndarray) and classes.dtype.kind not in "biuf":
-            return classes[_device.to_host(index)]  # text labels live on the host: the class numbers come back
-        return self._output(self._fitted("classes_", xp)[index], X, method="predict")
+        return super().predict(X)
 
     def predict_proba(self, X):
         """Class probabilities: the logistic function (two classes) or the softmax of the scores."""
@@ -551,12 +546,6 @@ class LogisticRegression(DeviceEstimatorMixin, ClassifierMixin, BaseEstimator):
         """Logarithm of :meth:`predict_proba`."""
         proba = self.predict_proba(X)
         return (input_namespace(proba) or np).log(proba)
-
-    def score(self, X, y, sample_weight=None):
-        """Mean accuracy of :meth:`predict` (``sklearn.metrics.accuracy_score``), on the inputs' device."""
-        from riptide.ml.metrics import accuracy_score
-
-        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

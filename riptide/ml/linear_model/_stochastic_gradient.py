@@ -39,6 +39,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
 from riptide.ml._base import DeviceEstimatorMixin
+from riptide.ml.linear_model._base import LinearClassifierMixin
 from riptide.ml._validation import FLOAT_DTYPES, compute_namespace, host_form, input_namespace, validate_data
 
 __all__ = ["SGDClassifier", "SGDRegressor"]
@@ -106,6 +107,12 @@ class _SGDBase(DeviceEstimatorMixin):
                 setattr(self, name, _device.to_device(value, xp) if numeric else value)
         return self._publish(X_given)
 
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+        """Fit the linear model with stochastic gradient descent (scikit-learn's loop, see the module docstring)."""
+        return self._fit_with("fit", X, y, self.warm_start, coef_init=coef_init, intercept_init=intercept_init,
+                              sample_weight=sample_weight)  # fmt: skip
+
     def _fit_with(self, method: str, X: Any, y: Any, reuse: bool, **kwargs: Any) -> Any:
         if sparse.issparse(X):  # riptide.ml takes dense data: scikit-learn's check_array raises its own TypeError
             check_array(X, accept_sparse=False)
@@ -127,7 +134,7 @@ class _SGDBase(DeviceEstimatorMixin):
         return tags
 
 
-class SGDClassifier(_SGDBase, ClassifierMixin, BaseEstimator):
+class SGDClassifier(LinearClassifierMixin, _SGDBase, ClassifierMixin, BaseEstimator):
     """Linear classifiers (SVM, logistic regression, ...) fitted by SGD (``sklearn.linear_model.SGDClassifier``).
 
     Parameters and attributes are scikit-learn's; the fit is scikit-learn's exactly (see the module docstring).
@@ -178,29 +185,9 @@ class SGDClassifier(_SGDBase, ClassifierMixin, BaseEstimator):
         self.average = average
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
-        """Fit the linear model with stochastic gradient descent (scikit-learn's loop, see the module docstring)."""
-        return self._fit_with("fit", X, y, self.warm_start, coef_init=coef_init, intercept_init=intercept_init,
-                              sample_weight=sample_weight)  # fmt: skip
-
-    @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One epoch of SGD over the given samples, continuing from the current state."""
         return self._fit_with("partial_fit", X, y, True, classes=classes, sample_weight=sample_weight)
-
-    def decision_function(self, X):
-        """Confidence scores: ``X @ coef_.T + intercept_`` (flat for two classes)."""
-        scores, _ = self._scores(X)
-        return self._output(scores[:, 0] if scores.shape[1] == 1 else scores, X, method="decision_function")
-
-    def predict(self, X):
-        """The class with the largest score."""
-        scores, xp = self._scores(X)
-        index = (scores[:, 0] > 0).astype(xp.int64) if scores.shape[1] == 1 else scores.argmax(axis=1)
-        classes = self.classes_
-        if isinstance(classes, np.ndarray) and classes.dtype.kind not in "biuf":
-            return classes[_device.to_host(index)]  # text labels live on the host: the class numbers come back
-        return self._output(self._fitted("classes_", xp)[index], X, method="predict")
 
     def _check_proba(self):
         if self.loss not in ("log_loss", "modified_huber"):
@@ -232,12 +219,6 @@ class SGDClassifier(_SGDBase, ClassifierMixin, BaseEstimator):
         """Logarithm of :meth:`predict_proba`."""
         proba = self.predict_proba(X)
         return (input_namespace(proba) or np).log(proba)
-
-    def score(self, X, y, sample_weight=None):
-        """Mean accuracy of :meth:`predict` (``sklearn.metrics.accuracy_score``), on the inputs' device."""
-        from riptide.ml.metrics import accuracy_score
-
-        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
 
 
 class SGDRegressor(_SGDBase, RegressorMixin, BaseEstimator):
@@ -281,12 +262,6 @@ class SGDRegressor(_SGDBase, RegressorMixin, BaseEstimator):
         self.n_iter_no_change = n_iter_no_change
         self.warm_start = warm_start
         self.average = average
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
-        """Fit the linear model with stochastic gradient descent (scikit-learn's loop, see the module docstring)."""
-        return self._fit_with("fit", X, y, self.warm_start, coef_init=coef_init, intercept_init=intercept_init,
-                              sample_weight=sample_weight)  # fmt: skip
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, sample_weight=None):

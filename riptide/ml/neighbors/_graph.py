@@ -41,6 +41,15 @@ _COMMON = {"mode": [StrOptions({"connectivity", "distance"})], "metric": [StrOpt
            "include_self": ["boolean", StrOptions({"auto"})], "n_jobs": [Integral, None]}  # fmt: skip
 
 
+def _fitted(X, mixin, metric, p, metric_params, n_jobs, **size):
+    """X itself when it is a fitted estimator of ``mixin`` (its metric checked), else NearestNeighbors fitted on X."""
+    if not isinstance(X, mixin):
+        return NearestNeighbors(**size, metric=metric, p=p, metric_params=metric_params, n_jobs=n_jobs).fit(X)
+    check_is_fitted(X)
+    _check_params(X, metric, p, metric_params)
+    return X
+
+
 @validate_params({"X": ["array-like", KNeighborsMixin], "n_neighbors": [Interval(Integral, 1, None, closed="left")],
                   **_COMMON}, prefer_skip_nested_validation=False)  # fmt: skip
 def kneighbors_graph(X, n_neighbors, *, mode="connectivity", metric="minkowski", p=2, metric_params=None,
@@ -53,13 +62,7 @@ def kneighbors_graph(X, n_neighbors, *, mode="connectivity", metric="minkowski",
            [0., 1., 1.],
            [1., 0., 1.]])
     """
-    if not isinstance(X, KNeighborsMixin):
-        fitted = NearestNeighbors(n_neighbors=n_neighbors, metric=metric, p=p, metric_params=metric_params,
-                                  n_jobs=n_jobs).fit(X)  # fmt: skip
-    else:
-        fitted = X
-        check_is_fitted(fitted)
-        _check_params(fitted, metric, p, metric_params)
+    fitted = _fitted(X, KNeighborsMixin, metric, p, metric_params, n_jobs, n_neighbors=n_neighbors)
     return fitted.kneighbors_graph(X=_query(X, fitted, include_self, mode), n_neighbors=n_neighbors, mode=mode)
 
 
@@ -75,11 +78,5 @@ def radius_neighbors_graph(X, radius, *, mode="connectivity", metric="minkowski"
            [0., 1., 0.],
            [1., 0., 1.]])
     """
-    if not isinstance(X, RadiusNeighborsMixin):
-        fitted = NearestNeighbors(radius=radius, metric=metric, p=p, metric_params=metric_params,
-                                  n_jobs=n_jobs).fit(X)  # fmt: skip
-    else:
-        fitted = X
-        check_is_fitted(fitted)
-        _check_params(fitted, metric, p, metric_params)
+    fitted = _fitted(X, RadiusNeighborsMixin, metric, p, metric_params, n_jobs, radius=radius)
     return fitted.radius_neighbors_graph(_query(X, fitted, include_self, mode), radius, mode)

@@ -66,6 +66,28 @@ def _incremental_mean_and_var(X: Any, xp: types.ModuleType, last_mean: Any, last
     return mean, merged / n, n
 
 
+def _center_scale(est: Any, X: Any, center: str | None, scale: str | None) -> Any:
+    """transform of the centring scalers: ``(X - center) / scale`` with the named fitted arrays (None: step skipped)."""
+    check_is_fitted(est)
+    A, xp = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
+    if center:
+        A = A - est._fitted(center, xp).astype(A.dtype)
+    if scale:
+        A = A / est._fitted(scale, xp).astype(A.dtype)
+    return est._output(A, X)
+
+
+def _uncenter_unscale(est: Any, X: Any, center: str | None, scale: str | None) -> Any:
+    """inverse_transform of the centring scalers: ``X * scale + center`` (None: step skipped)."""
+    check_is_fitted(est)
+    A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
+    if scale:
+        A = A * est._fitted(scale, xp).astype(A.dtype)
+    if center:
+        A = A + est._fitted(center, xp).astype(A.dtype)
+    return est._output(A, X, method="inverse_transform")
+
+
 class StandardScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Standardize features by removing the mean and scaling to unit variance (``sklearn.preprocessing.StandardScaler``).
 
@@ -151,23 +173,11 @@ class StandardScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixi
 
     def transform(self, X, copy=None):
         """Center and scale X with the fitted statistics."""
-        check_is_fitted(self)
-        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
-        if self.with_mean:
-            A = A - self._fitted("mean_", xp).astype(A.dtype)
-        if self.with_std:
-            A = A / self._fitted("scale_", xp).astype(A.dtype)
-        return self._output(A, X)
+        return _center_scale(self, X, "mean_" if self.with_mean else None, "scale_" if self.with_std else None)
 
     def inverse_transform(self, X, copy=None):
         """Scale back to the original representation."""
-        check_is_fitted(self)
-        A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
-        if self.with_std:
-            A = A * self._fitted("scale_", xp).astype(A.dtype)
-        if self.with_mean:
-            A = A + self._fitted("mean_", xp).astype(A.dtype)
-        return self._output(A, X, method="inverse_transform")
+        return _uncenter_unscale(self, X, "mean_" if self.with_mean else None, "scale_" if self.with_std else None)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -434,23 +444,13 @@ class RobustScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
 
     def transform(self, X):
         """Center and scale X."""
-        check_is_fitted(self)
-        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
-        if self.with_centering:
-            A = A - self._fitted("center_", xp).astype(A.dtype)
-        if self.with_scaling:
-            A = A / self._fitted("scale_", xp).astype(A.dtype)
-        return self._output(A, X)
+        return _center_scale(self, X, "center_" if self.with_centering else None,
+                             "scale_" if self.with_scaling else None)  # fmt: skip
 
     def inverse_transform(self, X):
         """Scale back to the original representation."""
-        check_is_fitted(self)
-        A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
-        if self.with_scaling:
-            A = A * self._fitted("scale_", xp).astype(A.dtype)
-        if self.with_centering:
-            A = A + self._fitted("center_", xp).astype(A.dtype)
-        return self._output(A, X, method="inverse_transform")
+        return _uncenter_unscale(self, X, "center_" if self.with_centering else None,
+                                 "scale_" if self.with_scaling else None)  # fmt: skip
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
