@@ -52,6 +52,7 @@ from dask.sizeof import sizeof as sizeof_dispatch
 from dask.utils import Dispatch
 
 import riptide as rt
+from riptide import _device
 from riptide.dask.hashing import hash_columns
 from riptide.frame import DataFrame, Index, Series
 
@@ -161,6 +162,11 @@ def _register_collection_types() -> None:
     get_collection_type.register(DataFrame, _parallel_frame)
     get_collection_type.register(Series, _parallel_series)
     get_collection_type.register(Index, _parallel_index)
+    # A riptide partition's ``.values`` is a CuPy array on the GPU: Dask knows NumPy's meta as an array
+    # collection but takes any other type for a scalar, so ``to_dask_array`` would return a Scalar.
+    cupy = _device._cupy()
+    if cupy is not None:
+        get_collection_type.register(cupy.ndarray, get_collection_type.dispatch(np.ndarray))
 
 
 _register_collection_types()

@@ -302,13 +302,14 @@ def _salt_of(seed: Any) -> int:
 
 
 def _levels(G: Any, weight: str | None, resolution: float, threshold: float, refine: bool,
-            seed: Any) -> Iterator[list]:  # fmt: skip
+            seed: Any) -> Iterator[Any]:  # fmt: skip
+    """Louvain's levels, each as the community label of every node (a device array): the sets are made only for
+    the levels the caller keeps (see :func:`_last`)."""
     salt = _salt_of(seed)
-    G = as_riptide_graph(G)
     xp, n = G.xp, G.number_of_nodes()
     node_to_vertex = xp.arange(n, dtype=np.int64)
     if G.number_of_edges() == 0:
-        yield _partition_sets(G, node_to_vertex)
+        yield node_to_vertex
         return
     level, m = _base_level(G, weight)
     quality = level.modularity(node_to_vertex, m, resolution)
@@ -323,8 +324,7 @@ def _levels(G: Any, weight: str | None, resolution: float, threshold: float, ref
         first = False
         # Communities are listed by label, as NetworkX lists them: a community's label is the id of the vertex
         # whose singleton it grew from, and the next level numbers the communities in label order.
-        node_com = com[node_to_vertex]
-        yield _partition_sets(G, node_com)
+        yield com[node_to_vertex]
         new_quality = level.modularity(com, m, resolution)
         if new_quality - quality <= threshold:
             return
@@ -333,16 +333,16 @@ def _levels(G: Any, weight: str | None, resolution: float, threshold: float, ref
         node_to_vertex = vertex_to_new[node_to_vertex]
 
 
-def _leiden_levels(G: Any, weight: str | None, resolution: float, threshold: float, seed: Any) -> Iterator[list]:
-    """Leiden's levels: local moving (from the previous level's communities), communities cut into connected
-    pieces, then the *refinement* (local moving from singletons, each vertex confined to its community) whose
-    finer communities become the next level's vertices, starting in their parent community."""
+def _leiden_levels(G: Any, weight: str | None, resolution: float, threshold: float, seed: Any) -> Iterator[Any]:
+    """Leiden's levels (node labels, as :func:`_levels`): local moving (from the previous level's communities),
+    communities cut into connected pieces, then the *refinement* (local moving from singletons, each vertex
+    confined to its community) whose finer communities become the next level's vertices, starting in their
+    parent community."""
     salt = _salt_of(seed)
-    G = as_riptide_graph(G)
     xp, n = G.xp, G.number_of_nodes()
     node_to_vertex = xp.arange(n, dtype=np.int64)
     if G.number_of_edges() == 0:
-        yield _partition_sets(G, node_to_vertex)
+        yield node_to_vertex
         return
     level, m = _base_level(G, weight)
     quality = level.modularity(node_to_vertex, m, resolution)
@@ -354,7 +354,7 @@ def _leiden_levels(G: Any, weight: str | None, resolution: float, threshold: flo
         if not moved and not first:
             return
         first = False
-        yield _partition_sets(G, com[node_to_vertex])
+        yield com[node_to_vertex]
         new_quality = level.modularity(com, m, resolution)
         if new_quality - quality <= threshold:
             return
@@ -386,13 +386,20 @@ def _check_max_level(max_level: int | None) -> None:
         raise ValueError("max_level argument must be a positive integer or None")
 
 
-def _last(partitions: Iterator[list], max_level: int | None) -> list:
+def _as_sets(G: Any, levels: Iterator[Any]) -> Iterator[list]:
+    """Each level's partition as NetworkX lists it: sets of nodes."""
+    for node_com in levels:
+        yield _partition_sets(G, node_com)
+
+
+def _last(G: Any, levels: Iterator[Any], max_level: int | None) -> list:
+    """The partition of the last level (or of level ``max_level``): only that one becomes Python sets."""
     result = None
-    for i, partition in enumerate(partitions):
-        result = partition
+    for i, node_com in enumerate(levels):
+        result = node_com
         if max_level is not None and i + 1 >= max_level:
             break
-    return result if result is not None else []
+    return _partition_sets(G, result) if result is not None else []
 
 
 def louvain_partitions(G: Any, weight: str | None = "weight", resolution: float = 1, threshold: float = 0.0000001,
@@ -407,7 +414,8 @@ def louvain_partitions(G: Any, weight: str | None = "weight", resolution: float 
     >>> [[sorted(c) for c in p] for p in louvain_partitions(G)]
     [[[0, 1, 2], [3, 4, 5]]]
     """
-    return _levels(G, weight, resolution, threshold, False, seed)
+    G = as_riptide_graph(G)  # a generator function, as NetworkX's: nothing runs until the first level is asked for
+    yield from _as_sets(G, _levels(G, weight, resolution, threshold, False, seed))
 
 
 def louvain_communities(G: Any, weight: str | None = "weight", resolution: float = 1, threshold: float = 0.0000001,
@@ -421,7 +429,8 @@ def louvain_communities(G: Any, weight: str | None = "weight", resolution: float
     [{0, 1, 2}, {3, 4, 5}]
     """
     _check_max_level(max_level)
-    return _last(louvain_partitions(G, weight, resolution, threshold, seed), max_level)
+    G = as_riptide_graph(G)
+    return _last(G, _levels(G, weight, resolution, threshold, False, seed), max_level)
 
 
 def leiden_partitions(G: Any, weight: str | None = "weight", resolution: float = 1,
@@ -430,7 +439,7 @@ def leiden_partitions(G: Any, weight: str | None = "weight", resolution: float =
     Not implemented for directed graphs, as NetworkX declares."""
     G = as_riptide_graph(G)
     require_undirected(G)
-    return _leiden_levels(G, weight, resolution, 0.0000001, seed)
+    return _as_sets(G, _leiden_levels(G, weight, resolution, 0.0000001, seed))
 
 
 def leiden_communities(G: Any, weight: str | None = "weight", resolution: float = 1, max_level: int | None = None,
@@ -443,7 +452,9 @@ def leiden_communities(G: Any, weight: str | None = "weight", resolution: float 
     [{0, 1, 2}, {3, 4, 5}]
     """
     _check_max_level(max_level)
-    return _last(leiden_partitions(G, weight, resolution, seed), max_level)
+    G = as_riptide_graph(G)
+    require_undirected(G)
+    return _last(G, _leiden_levels(G, weight, resolution, 0.0000001, seed), max_level)
 
 
 # ---------------------------------------------------------------------- modularity

@@ -158,8 +158,8 @@ def _target(block: Any, xp: Any, numeric: bool) -> Any:
             return block.to_pandas().to_numpy()  # text / categorical labels: the host decides
         if isinstance(block, DataFrame | Series):
             A, _ = check_input(block, dtype="numeric", ensure_2d=False, ensure_min_samples=0, xp=xp)
-            return A
-        return xp.asarray(block)
+            return _device.to_device(A, xp)  # riptide data stays on its device unless xp says host (text labels)
+        return _device.to_device(block, xp)
     values = np.asarray(block.to_numpy() if hasattr(block, "to_numpy") else block)
     if numeric:
         values = values.astype(np.float64) if values.dtype.kind not in "fiub" else values

@@ -1,6 +1,6 @@
 """riptide.dask.expressions: Dask's variance reduction (std, var, describe) on riptide partitions.
 
-There is no GPU here, so a device is emulated: ``.values`` of riptide objects is made to return an array type that,
+Without a GPU a device is emulated: ``.values`` of riptide objects is made to return an array type that,
 like CuPy, stays itself through every NumPy function and ufunc (and is refused by riptide's constructors, as a CuPy
 0-d array in a host list would be). Without :class:`RiptideVar` the results come out as that type, as on the GPU.
 """
@@ -15,6 +15,7 @@ dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 
 import riptide as rt  # noqa: E402
+from riptide import _device  # noqa: E402
 import riptide.dask  # noqa: E402,F401
 from riptide.dask import expressions  # noqa: E402
 from riptide.frame import DataFrame, Series  # noqa: E402
@@ -41,11 +42,18 @@ def _wrap(out):
 
 @pytest.fixture
 def device_values(monkeypatch):
-    series_values, frame_values = Series.values, DataFrame.values
-    monkeypatch.setattr(Series, "values", property(lambda self: series_values.fget(self).view(_DeviceLike)))
-    monkeypatch.setattr(DataFrame, "values", property(lambda self: frame_values.fget(self).view(_DeviceLike)))
+    """The array type ``.values`` returns: CuPy's on a GPU, else the emulation installed here."""
+    if _device.is_gpu():
+        import cupy
+
+        device_type = cupy.ndarray
+    else:
+        series_values, frame_values = Series.values, DataFrame.values
+        monkeypatch.setattr(Series, "values", property(lambda self: series_values.fget(self).view(_DeviceLike)))
+        monkeypatch.setattr(DataFrame, "values", property(lambda self: frame_values.fget(self).view(_DeviceLike)))
+        device_type = _DeviceLike
     with dask.config.set({"scheduler": "sync", "dataframe.convert-string": False}):
-        yield
+        yield device_type
 
 
 def _frames():
@@ -61,7 +69,7 @@ def test_emulation_reproduces_the_gpu_failure(device_values, monkeypatch):
 
     monkeypatch.setattr(Expr, "var", expressions._DASK_VAR)
     _, _, rdf = _frames()
-    assert isinstance(rdf.v.std().compute(), _DeviceLike)
+    assert isinstance(rdf.v.std().compute(), device_values)
 
 
 @pytest.mark.parametrize("ddof", [0, 1])

@@ -15,6 +15,7 @@ dd = pytest.importorskip("dask.dataframe")
 
 import riptide as rt
 import riptide.dask
+from riptide import _device
 from riptide.ml import _dask
 from riptide.ml.linear_model import LinearRegression, Ridge
 
@@ -47,8 +48,17 @@ def _frame(X, y=None, npartitions=4):
     return ddf[[c for c in pdf.columns if c != "target"]], ddf["target"]
 
 
+def _host(value):
+    """A result as NumPy: the in-memory estimators keep theirs on the device (CuPy on a GPU)."""
+    return _device.to_host(value)
+
+
 def _close(got, expected, rtol=RTOL, atol=1e-8):
-    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(_host(got), _host(expected), rtol=rtol, atol=atol)
+
+
+def _equal(got, expected):
+    np.testing.assert_array_equal(_host(got), _host(expected))
 
 
 def test_is_dask_collection():
@@ -212,8 +222,10 @@ def test_dask_linalg_svd_on_riptide_data():
     arr = _frame(X, npartitions=4).to_dask_array(lengths=True)
     _, s, _ = da.linalg.svd(arr)
     _close(s.compute(), np.linalg.svd(X, compute_uv=False), 1e-8)
-    _, s, _ = da.linalg.svd_compressed(arr, k=2, seed=0, n_power_iter=4)
-    _close(s.compute(), np.linalg.svd(X, compute_uv=False)[:2], 1e-6)
+    # svd_compressed draws its random test matrix from Dask's array backend: CuPy's for device blocks
+    with dask.config.set({"array.backend": "cupy" if _device.is_gpu() else "numpy"}):
+        _, s, _ = da.linalg.svd_compressed(arr, k=2, seed=0, n_power_iter=4)
+        _close(s.compute(), np.linalg.svd(X, compute_uv=False)[:2], 1e-6)
 
 
 # --------------------------------------------------------------------------- KMeans
@@ -242,7 +254,7 @@ def test_kmeans_from_explicit_init_equals_in_memory(dtype, weighted):
     _close(got.cluster_centers_, expected.cluster_centers_, rtol, 1e-5)
     _close(got.inertia_, expected.inertia_, rtol)
     assert isinstance(got.labels_, da.Array)
-    np.testing.assert_array_equal(got.labels_.compute(), expected.labels_)
+    _equal(got.labels_.compute(), expected.labels_)
     assert abs(got.n_iter_ - expected.n_iter_) <= 1
 
 
@@ -294,14 +306,14 @@ def test_logistic_on_dask_array(k, dtype):
     # float32: the loss is summed in float32 in another order, so L-BFGS stops within float32's reach
     rtol, atol = (1e-2, 1e-3) if dtype == np.float32 else (1e-5, 1e-5)
     assert got.coef_.dtype == dtype and got.coef_.shape == expected.coef_.shape
-    np.testing.assert_array_equal(got.classes_, expected.classes_)
+    _equal(got.classes_, expected.classes_)
     _close(got.coef_, expected.coef_, rtol, atol)
     _close(got.intercept_, expected.intercept_, rtol, atol)
     Xd = da.from_array(X, chunks=(90, 3))
     pred = got.predict(Xd)
     assert isinstance(pred, da.Array)
     # block by block equals the fitted model's in-memory methods
-    np.testing.assert_array_equal(pred.compute(), got.predict(X))
+    _equal(pred.compute(), got.predict(X))
     _close(got.predict_proba(Xd).compute(), got.predict_proba(X), 1e-6, 1e-7)
     _close(got.decision_function(Xd).compute(), got.decision_function(X), 1e-6, 1e-6)
     assert (got.predict(X) == expected.predict(X)).mean() >= 0.99
@@ -355,14 +367,14 @@ def test_nearest_neighbors_fitted_on_dask_array(metric):
     e_dist, e_ind = expected.kneighbors(Q)
     dist, ind = got.kneighbors(Q)
     assert isinstance(dist, np.ndarray)
-    np.testing.assert_array_equal(ind, e_ind)
+    _equal(ind, e_ind)
     _close(dist, e_dist, 1e-10, 1e-12)
-    np.testing.assert_array_equal(got.kneighbors(Q, n_neighbors=2, return_distance=False), e_ind[:, :2])
+    _equal(got.kneighbors(Q, n_neighbors=2, return_distance=False), e_ind[:, :2])
     # Dask queries: lazy results, on a model fitted in memory and on one fitted on a Dask collection
     for model in (expected, got):
         dist, ind = model.kneighbors(da.from_array(Q, chunks=(10, 3)))
         assert isinstance(dist, da.Array) and dist.shape == (37, 6)
-        np.testing.assert_array_equal(ind.compute(), e_ind)
+        _equal(ind.compute(), e_ind)
         _close(dist.compute(), e_dist, 1e-10, 1e-12)
 
 
@@ -377,9 +389,9 @@ def test_nearest_neighbors_on_riptide_dask_frame_and_errors():
     dist, ind = got.kneighbors(pd.DataFrame(Q, columns=["f0", "f1"]))
     e_dist, e_ind = expected.kneighbors(Q)
     _close(dist, e_dist, 1e-10, 1e-12)
-    np.testing.assert_array_equal(ind, e_ind)
+    _equal(ind, e_ind)
     dist, ind = got.kneighbors(_frame(Q, npartitions=2))
-    np.testing.assert_array_equal(ind.compute(), e_ind)
+    _equal(ind.compute(), e_ind)
     with pytest.raises(ValueError, match="Expected n_neighbors <= n_samples_fit"):
         got.kneighbors(Q, n_neighbors=121)
     with pytest.raises(ValueError, match="Expected n_neighbors > 0"):
@@ -388,7 +400,7 @@ def test_nearest_neighbors_on_riptide_dask_frame_and_errors():
         got.kneighbors()
     # an in-memory refit replaces the Dask collection
     refit = got.fit(X)
-    np.testing.assert_array_equal(refit.kneighbors(Q)[1], e_ind)
+    _equal(refit.kneighbors(Q)[1], e_ind)
 
 
 # --------------------------------------------------------------------------- on a distributed cluster
@@ -426,7 +438,7 @@ def test_estimators_on_a_distributed_local_cluster():
     expected = KMeans(n_clusters=3, init=X[:3], n_init=1).fit(X)
     _close(kmeans.cluster_centers_, expected.cluster_centers_, 1e-8, 1e-8)
     _close(logistic.coef_, LogisticRegression().fit(X, labels).coef_, 1e-4, 1e-5)
-    np.testing.assert_array_equal(ind, NearestNeighbors(n_neighbors=3).fit(X).kneighbors(X[:20])[1])
+    _equal(ind, NearestNeighbors(n_neighbors=3).fit(X).kneighbors(X[:20])[1])
 
 
 def test_requires_y_and_2d_input():
@@ -456,4 +468,4 @@ def test_empty_blocks_are_skipped():
     _close(km.cluster_centers_, KMeans(n_clusters=2, init=X[:2], n_init=1).fit(X).cluster_centers_, 1e-8, 1e-8)
     nn = NearestNeighbors(n_neighbors=3).fit(Xd)
     expected = NearestNeighbors(n_neighbors=3).fit(X).kneighbors(X)[1]
-    np.testing.assert_array_equal(nn.kneighbors(Xd)[1].compute(), expected)
+    _equal(nn.kneighbors(Xd)[1].compute(), expected)

@@ -34,6 +34,16 @@ def infer_scalar_dtype(value: Any) -> Any:
     return pd.Series([value]).dtype if not isinstance(value, str) else dtypes.STRING
 
 
+def _arrow_text(objects: np.ndarray) -> pa.Array | None:
+    """An object array of str (None / NaN / pd.NA missing) as an Arrow string array, in one pass of Arrow's
+    converter; None when it holds anything else (pandas' inference then decides, as before)."""
+    try:
+        text = pa.array(objects, from_pandas=True)
+    except (pa.ArrowException, TypeError, ValueError):
+        return None
+    return text if pa.types.is_string(text.type) or pa.types.is_large_string(text.type) else None
+
+
 def column_from_pandas(values: Any, xp: types.ModuleType) -> Column:
     """A column from a pandas Series / Index / array or a NumPy array, with pandas' dtype."""
     if isinstance(values, pd.Series | pd.Index):
@@ -49,6 +59,8 @@ def column_from_pandas(values: Any, xp: types.ModuleType) -> Column:
             return NumericColumn(_device.to_device(ints, xp), dtype)
         if dtype.kind in "OUS":
             objects = np.asarray(values, dtype=object)
+            if (text := _arrow_text(objects)) is not None:  # the common case, without pandas' inference passes
+                return column_from_arrow(text, xp)
             if pd.isna(objects).all():
                 # Empty or all-missing: pandas keeps object dtype; riptide has no object columns: float64 NaN.
                 return NumericColumn(xp.full(len(objects), np.nan))
