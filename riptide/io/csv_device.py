@@ -290,6 +290,7 @@ class FastNumbers(NamedTuple):
 
 
 _FAST_DIGITS = 18  # 10**18 < 2**63: the digits accumulate in int64 without overflow
+_PROBE_ROWS = 1024  # fields the general parser tries first when many are left to it (one text value decides)
 _POW10 = np.array([10.0**k for k in range(_FAST_DIGITS + 1)])
 
 
@@ -683,6 +684,9 @@ def _inferred(text: Any, starts: Any, lengths: Any, padded: Any, missing: Any, x
         ints, is_int = xp.zeros(n, dtype=np.int64), xp.zeros(n, dtype=bool)
         floats, rest = xp.zeros(n, dtype=np.float64), xp.flatnonzero(valid)
     if int(rest.shape[0]):  # one scalar read (a shape): values the fast path leaves to the general parser
+        if rest.shape[0] > _PROBE_ROWS and _some_not_number(padded, starts[rest[:_PROBE_ROWS]],
+                                                            lengths[rest[:_PROBE_ROWS]], xp):  # fmt: skip
+            return _text(text, missing)  # e.g. timestamps: they start with a digit, and one text value decides
         sub = _Text(padded, starts[rest], lengths[rest], xp)
         p = parse_numbers(sub.offsets, sub.chars, xp)
         # one scalar read: some value is not a number (text), some integer is beyond int64 (pyarrow path)
@@ -697,6 +701,16 @@ def _inferred(text: Any, starts: Any, lengths: Any, padded: Any, missing: Any, x
     if not n_missing and not bool((~is_int).any()):  # one scalar read: every value is an int64
         return _numeric(ints)
     return _numeric(xp.where(missing, np.nan, floats))
+
+
+def _some_not_number(padded: Any, starts: Any, lengths: Any, xp: types.ModuleType) -> bool:
+    """Whether one of these fields does not parse as a number (a few rows parsed before all of them: a column
+    with one such value is text, so a text column that looks numeric at first byte is settled cheaply)."""
+    from riptide.core.ops.parse_number import parse_numbers
+
+    sub = _Text(padded, starts, lengths, xp)
+    p = parse_numbers(sub.offsets, sub.chars, xp)
+    return bool((p.invalid | p.empty).any())  # one scalar read
 
 
 def _surely_text(starts: Any, lengths: Any, padded: Any, valid: Any, xp: types.ModuleType) -> bool:

@@ -311,3 +311,16 @@ def test_db_benchmark_like_file_is_read_on_the_device():
     rng = np.random.default_rng(0)
     floats = pd.DataFrame({"x": rng.standard_normal(500), "y": rng.random(500) * 1e300})
     assert_device_matches(floats.to_csv(index=False))
+
+
+def test_many_fields_left_to_the_general_parser():
+    # more fields than the probe leaves to the general parser: timestamps (text decided by the probe), exponents
+    # (numbers: every field parsed), and exponents with one text value after the probed rows (text)
+    n = 3 * device._PROBE_ROWS
+    stamps = pd.date_range("2024-01-01", periods=n, freq="37s").strftime("%Y-%m-%d %H:%M:%S")
+    exponents = [f"{k}e-{k % 7}" for k in range(n)]
+    late_text = exponents[:-1] + ["12:30"]
+    raw = pd.DataFrame({"t": stamps, "e": exponents, "late": late_text}).to_csv(index=False)
+    assert_device_matches(raw)
+    got = rt.read_csv(io.StringIO(raw), engine="riptide").to_pandas()
+    assert got["e"].dtype == np.float64 and got["t"].dtype == "str" and got["late"].dtype == "str"
