@@ -8,12 +8,16 @@ import os
 import subprocess
 import tempfile
 
-# A std::barrier for __syncthreads, dynamic shared memory poisoned with NaN; blocks run one after another.
+# A std::barrier for __syncthreads, one per warp for the warp collectives (__syncwarp, __ballot_sync, __any_sync:
+# every lane of the warp takes part, as the kernels' full-warp masks require), dynamic shared memory poisoned with
+# NaN; blocks run one after another.
 EMU_SHIM = r"""
+#include <algorithm>
 #include <barrier>
 #include <cmath>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 struct riptide_emu_dim3 { unsigned int x, y, z; };
@@ -26,6 +30,25 @@ static double* riptide_emu_shared;
 #define __forceinline__ inline
 #define __syncthreads() riptide_emu_barrier->arrive_and_wait()
 #define RIPTIDE_DYNAMIC_SHARED(name) double* name = riptide_emu_shared
+// A warp: its lanes' barrier and two rows of exchange slots. A collective writes the lane's slot in one row, waits,
+// reads the row; the next collective uses the other row, so one barrier per collective is enough (a lane can only
+// write a row again after every lane has passed the barrier in between, i.e. has finished reading it).
+struct riptide_emu_warp { std::barrier<>* barrier; unsigned lanes; unsigned slot[2][32]; };
+static riptide_emu_warp* riptide_emu_warps;
+static thread_local unsigned riptide_emu_row;
+static inline riptide_emu_warp& riptide_emu_my_warp() { return riptide_emu_warps[threadIdx.x / 32]; }
+static inline void __syncwarp(unsigned = 0xFFFFFFFFu) { riptide_emu_my_warp().barrier->arrive_and_wait(); }
+static inline unsigned __ballot_sync(unsigned, int predicate) {
+    riptide_emu_warp& warp = riptide_emu_my_warp();
+    unsigned* row = warp.slot[riptide_emu_row ^= 1u];
+    row[threadIdx.x % 32] = predicate != 0;
+    warp.barrier->arrive_and_wait();
+    unsigned bits = 0;
+    for (unsigned lane = 0; lane < warp.lanes; ++lane) bits |= row[lane] << lane;
+    return bits;
+}
+static inline int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
+static inline int __popc(unsigned v) { return __builtin_popcount(v); }
 static void riptide_emu_launch(unsigned grid, unsigned block, size_t shared_bytes, std::function<void()> body) {
     gridDim = {grid, 1, 1};
     blockDim = {block, 1, 1};
@@ -35,6 +58,14 @@ static void riptide_emu_launch(unsigned grid, unsigned block, size_t shared_byte
         riptide_emu_shared = shared.data();
         std::barrier<> barrier(block);
         riptide_emu_barrier = &barrier;
+        std::vector<riptide_emu_warp> warps((block + 31) / 32);
+        std::vector<std::unique_ptr<std::barrier<>>> warp_barriers;
+        for (unsigned w = 0; w < warps.size(); ++w) {
+            warps[w].lanes = std::min(32u, block - 32 * w);
+            warp_barriers.push_back(std::make_unique<std::barrier<>>(warps[w].lanes));
+            warps[w].barrier = warp_barriers.back().get();
+        }
+        riptide_emu_warps = warps.data();
         std::vector<std::thread> threads;
         for (unsigned t = 0; t < block; ++t)
             threads.emplace_back([=] { threadIdx = {t, 0, 0}; blockIdx = {b, 0, 0}; body(); });

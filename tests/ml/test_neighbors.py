@@ -390,8 +390,11 @@ def test_block_sizes_follow_the_knob(monkeypatch):
 
 # --------------------------------------------------------------------------- the GPU kernel, emulated
 
-EMU_THREADS = 4  # CUDA threads per emulated block (host threads; a power of two)
-EMU_GRID = 3  # blocks: fewer than rows, so the grid-stride loop over rows is walked
+_SHIPPED_THREADS = _kernels.THREADS
+EMU_THREADS = 64  # CUDA threads per emulated block: two warps (host threads; the kernel runs a warp per row)
+EMU_GRID = 3  # at most this many blocks: fewer than rows / 2, so the grid-stride loop over rows is walked
+_EMU_PARAMS = ("const T* a0, long long a1, long long a2, int a3, long long a4, long long a5, int a6, const double* a7, "
+               "const double* a8, T* a9, long long* a10, int a11")  # fmt: skip
 
 
 def _emu_library():
@@ -399,19 +402,17 @@ def _emu_library():
 
     if shutil.which("g++") is None:
         pytest.skip("needs g++ to run the kernel on the CPU")
-    parts = [EMU_SHIM, "#define RIPTIDE_INF INFINITY"]
-    params = ("const T* a0, long long a1, long long a2, int a3, long long a4, long long a5, int a6, const double* a7, "
-              "const double* a8, T* a9, long long* a10, int a11")  # fmt: skip
+    parts = [EMU_SHIM, "#define RIPTIDE_INF INFINITY", f"#define BUFFER {_kernels.BUFFER}",
+             f"#define LOAD_BYTES {_kernels.LOAD_BYTES}"]  # fmt: skip
     for c_type in ("double", "float"):
-        parts += ["#undef VAL_T", f"#define VAL_T {c_type}", "#undef KMAX", f"#define KMAX {_kernels.KMAX}"]
+        parts += ["#undef VAL_T", f"#define VAL_T {c_type}"]
         body = _kernels.SELECT_SOURCE.replace("riptide_knn_select(", f"riptide_knn_select_{c_type}(")
         parts.append(f"namespace emu_{c_type} {{\n{body}\n}}")
         args = ", ".join(f"a{i}" for i in range(12))
         parts.append(f'extern "C" void emu_select_{c_type}(unsigned grid, unsigned block, size_t shared, '
-                     f"{params.replace('T*', c_type + '*')}) {{ riptide_emu_launch(grid, block, shared, [=] {{ "
+                     f"{_EMU_PARAMS.replace('T*', c_type + '*')}) {{ riptide_emu_launch(grid, block, shared, [=] {{ "
                      f"emu_{c_type}::riptide_knn_select_{c_type}({args}); }}); }}")  # fmt: skip
-    text = "\n".join(parts)
-    return compile_library(text, "knn")
+    return compile_library("\n".join(parts), "knn")
 
 
 @pytest.fixture(scope="module")
@@ -421,26 +422,46 @@ def emu_library():
     return _emu_library()
 
 
+class _EmulatedFunction:
+    """Stands in for the CuPy kernel ``_kernels._kernel(dtype)`` returns: the same call, run by the emulation, so
+    that the launcher's grid, block, shared memory and argument types are the ones exercised."""
+
+    def __init__(self, library, dtype):
+        self.entry = getattr(library, f"emu_select_{_kernels._C_TYPES[np.dtype(dtype)]}")
+        self.dtype = np.dtype(dtype)
+
+    def __call__(self, grid, block, args, shared_mem=0):
+        import ctypes
+
+        values, ld, rows, ncols, row0, col0, mode, qn, yn, best_d, best_i, k = args
+        scalars = [type(a) for a in (ld, rows, ncols, row0, col0, mode, k)]  # the kernel's parameter types
+        assert scalars == [np.int64, np.int64, np.int32, np.int64, np.int64, np.int32, np.int32]
+        assert block[0] % 32 == 0 and grid[0] >= 1
+        for a in (values, best_d):
+            assert a.dtype == self.dtype and a.flags.c_contiguous
+        assert best_i.dtype == np.int64 and best_i.flags.c_contiguous
+        assert mode == 0 or qn.dtype == yn.dtype == np.float64
+        pointer = lambda a: ctypes.c_void_p(a.ctypes.data)  # noqa: E731
+        self.entry(ctypes.c_uint(grid[0]), ctypes.c_uint(block[0]), ctypes.c_size_t(shared_mem), pointer(values),
+                   ctypes.c_longlong(ld), ctypes.c_longlong(rows), ctypes.c_int(ncols), ctypes.c_longlong(row0),
+                   ctypes.c_longlong(col0), ctypes.c_int(mode), pointer(qn), pointer(yn), pointer(best_d),
+                   pointer(best_i), ctypes.c_int(k))  # fmt: skip
+
+
 @pytest.fixture
-def emulated(emu_library, monkeypatch):
+def emulated_kernel(emu_library, monkeypatch):
+    """``_kernels.select`` (the real launcher) runs the kernel by the emulation, on NumPy arrays."""
+    grid_size = _kernels.grid_size
+    monkeypatch.setattr(_kernels, "_kernel", lambda dtype: _EmulatedFunction(emu_library, dtype))
+    monkeypatch.setattr(_kernels, "THREADS", EMU_THREADS)
+    monkeypatch.setattr(_kernels, "grid_size", lambda rows, threads: min(EMU_GRID, grid_size(rows, threads)))
+
+
+@pytest.fixture
+def emulated(emulated_kernel, monkeypatch):
     """The search takes the kernel path on NumPy arrays, the kernel run by the emulation."""
-    import ctypes
-
-    def select(block, row0, col0, mode, qn, yn, best_d, best_i):
-        rows, ncols = block.shape
-        assert block.dtype == best_d.dtype and best_d.flags.c_contiguous and best_i.flags.c_contiguous
-        c_type = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}[best_d.dtype]
-        qn = best_d if qn is None else qn
-        yn = best_d if yn is None else yn
-        pointer = lambda a: ctypes.c_void_p(a.ctypes.data)
-        getattr(emu_library, f"emu_select_{c_type}")(
-            ctypes.c_uint(min(EMU_GRID, rows)), ctypes.c_uint(EMU_THREADS),
-            ctypes.c_size_t(_kernels.shared_bytes(EMU_THREADS)), pointer(block),
-            ctypes.c_longlong(block.strides[0] // block.itemsize), ctypes.c_longlong(rows), ctypes.c_int(ncols),
-            ctypes.c_longlong(row0), ctypes.c_longlong(col0), ctypes.c_int(mode), pointer(qn), pointer(yn),
-            pointer(best_d), pointer(best_i), ctypes.c_int(best_d.shape[1]))  # fmt: skip
-
     calls = []
+    select = _kernels.select
     monkeypatch.setattr(_kernels, "usable", lambda k, dtype, xp: 1 <= k <= _kernels.KMAX)
     monkeypatch.setattr(_kernels, "select", lambda *args: (calls.append(1), select(*args)))
     monkeypatch.setattr(_brute, "_MAX_BLOCK_ELEMENTS", 2000)
@@ -475,9 +496,189 @@ def test_kernel_matches_twin_and_sklearn(emulated, monkeypatch, metric, dtype, k
     np.testing.assert_allclose(d_self, theirs.kneighbors()[0], rtol=1e-5, atol=atol)
 
 
+@pytest.fixture(params=["emulated", pytest.param("device", marks=pytest.mark.gpu)])
+def kernel_select(request):
+    """``_kernels.select`` on NumPy arrays: run by the emulation on the CPU, or by the real kernel on the GPU."""
+    if request.param == "emulated":
+        request.getfixturevalue("emulated_kernel")
+        return _kernels.select
+    import cupy
+
+    def on_device(values, row0, col0, mode, qn, yn, best_d, best_i):
+        d, i = cupy.asarray(best_d), cupy.asarray(best_i)
+        qn, yn = (None if a is None else cupy.asarray(a) for a in (qn, yn))
+        _kernels.select(cupy.asarray(values), row0, col0, mode, qn, yn, d, i)
+        best_d[...], best_i[...] = d.get(), i.get()
+
+    return on_device
+
+
+def _select_reference(block, row0, col0, mode, qn, yn, best_d, best_i):
+    """The kernel's contract in NumPy: per row, the k smallest ``(distance, index)`` pairs of the previous best and
+    the block's columns, NaN distances left out; mode 1 forms the distances from dot products in float64."""
+    rows, ncols = block.shape
+    k = best_d.shape[1]
+    if mode == 1:
+        s = (qn[row0 : row0 + rows, None] + (-2.0 * block.astype(np.float64))) + yn[None, col0 : col0 + ncols]
+        block = np.where(s < 0, 0.0, s).astype(best_d.dtype)  # clamped at 0, a NaN stays NaN
+    out_d, out_i = best_d.copy(), best_i.copy()
+    for r in range(rows):
+        d = np.concatenate([best_d[r], block[r]])
+        i = np.concatenate([best_i[r], np.arange(col0, col0 + ncols)])
+        d, i = d[~np.isnan(d)], i[~np.isnan(d)]
+        order = np.lexsort((i, d))[:k]  # the previous best has k pairs: never fewer
+        out_d[r], out_i[r] = d[order], i[order]
+    return out_d, out_i
+
+
+def _run_blocks(select, blocks, k, mode=0, qn=None, yn=None, dtype=np.float64, reverse=False):
+    """Feed the blocks (the index blocks of one query block; last to first with ``reverse``) to the kernel and to
+    the reference; after each, the best arrays must agree bit for bit (and with the xp twin's select where its
+    precondition holds: blocks in order, finite values)."""
+    rows = blocks[0].shape[0]
+    best_d = np.full((rows, k), np.inf, dtype=dtype)
+    best_i = np.full((rows, k), _brute._NO_INDEX, dtype=np.int64)
+    ref_d, ref_i = best_d.copy(), best_i.copy()
+    starts = np.cumsum([0] + [b.shape[1] for b in blocks])[:-1]
+    for col0, values in reversed(list(zip(starts, blocks))) if reverse else zip(starts, blocks):
+        values = np.ascontiguousarray(values, dtype=dtype)
+        before_d, before_i = ref_d, ref_i
+        ref_d, ref_i = _select_reference(values, 0, int(col0), mode, qn, yn, ref_d, ref_i)
+        select(values, 0, int(col0), mode, qn, yn, best_d, best_i)
+        np.testing.assert_array_equal(best_i, ref_i)
+        np.testing.assert_array_equal(best_d, ref_d)
+        if not reverse and mode == 0 and np.isfinite(values).all() and np.isfinite(before_d).all():
+            cols = np.broadcast_to(np.arange(col0, col0 + values.shape[1]), values.shape)
+            twin_d, twin_i = _brute.select(np.hstack([before_d, values]), np.hstack([before_i, cols]), k, np)
+            np.testing.assert_array_equal(twin_i, ref_i)
+            np.testing.assert_array_equal(twin_d, ref_d)
+    return best_d, best_i
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("k", [1, 20, _kernels.KMAX])
+def test_kernel_select_overflow_and_filter(kernel_select, dtype, k):
+    """Blocks wider than a round of loads and than the buffer: the first block passes every column (merges while
+    buffering), later ones a few; a block of larger distances passes none and leaves the best as they were."""
+    rng = np.random.default_rng(k)
+    blocks = [rng.random((7, 700)), rng.random((7, 300)) * 0.5, rng.random((7, 650))]
+    best_d, best_i = _run_blocks(kernel_select, blocks, k, dtype=dtype)
+    kept_d, kept_i = best_d.copy(), best_i.copy()
+    kernel_select(np.full((7, 40), 2.0, dtype=dtype), 0, 1650, 0, None, None, best_d, best_i)  # none passes
+    np.testing.assert_array_equal(best_i, kept_i)
+    np.testing.assert_array_equal(best_d, kept_d)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kernel_select_launch_shape(kernel_select, monkeypatch, dtype):
+    """The launcher's own block shape (THREADS as shipped: more warps per block than the emulation's default),
+    more rows than the emulated grid's warps."""
+    monkeypatch.setattr(_kernels, "THREADS", _SHIPPED_THREADS)
+    rng = np.random.default_rng(2)
+    _run_blocks(kernel_select, [rng.random((31, 300)), rng.random((31, 200))], 10, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kernel_select_every_column_passes(kernel_select, dtype):
+    """Distances falling along the index: every column comes before tau, a merge per buffer's worth."""
+    falling = np.linspace(10.0, 0.0, 900)[None, :] + np.arange(5)[:, None]
+    _run_blocks(kernel_select, [falling[:, :450], falling[:, 450:]], 20, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("k", [1, 9, _kernels.KMAX])
+def test_kernel_select_ties(kernel_select, dtype, k):
+    """Few distinct distances (duplicated rows): ties at the k-th place are kept by the lowest indices."""
+    rng = np.random.default_rng(3)
+    blocks = [rng.integers(0, 3, size=(6, 600)), rng.integers(0, 2, size=(6, 200)), np.zeros((6, 90))]
+    _run_blocks(kernel_select, blocks, k, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kernel_select_nan_and_inf(kernel_select, dtype):
+    """A NaN distance is never selected (a row of NaN keeps its (inf, NO_INDEX) pairs); an infinite one is, before
+    the padding."""
+    rng = np.random.default_rng(5)
+    values = rng.random((5, 80))
+    values[rng.random(values.shape) < 0.3] = np.nan
+    values[1] = np.nan
+    values[2, :] = np.inf
+    values[2, 7] = 0.5
+    best_d, best_i = _run_blocks(kernel_select, [values, np.full((5, 3), np.nan)], 12, dtype=dtype)
+    assert (best_i[1] == _brute._NO_INDEX).all() and np.isinf(best_d[1]).all()
+    np.testing.assert_array_equal(best_i[2], np.r_[7, 0:7, 8:12])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kernel_select_fewer_columns_than_k(kernel_select, dtype):
+    """Blocks narrower than k, and fewer columns in all than k: the rest stays (inf, NO_INDEX)."""
+    rng = np.random.default_rng(7)
+    best_d, best_i = _run_blocks(kernel_select, [rng.random((9, 5)), rng.random((9, 4))], 12, dtype=dtype)
+    assert (best_i[:, 9:] == _brute._NO_INDEX).all() and np.isinf(best_d[:, 9:]).all()
+    _run_blocks(kernel_select, [rng.random((3, 1))], 1, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("k", [1, 20])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_kernel_select_dot_products(kernel_select, dtype, k, reverse):
+    """Mode 1: distances from dot products and norms in float64, clamped at 0, then rounded to the block's type;
+    values a rounding apart (they tie once rounded to float32) and NaN dot products. Blocks last to first too:
+    ties at tau with lower indices than tau's (the float64 shortcut must not skip them)."""
+    rng = np.random.default_rng(11)
+    rows, n = 6, 1500
+    qn = rng.random(rows) + 1.0
+    yn = 1.0 + np.arange(n) * 1e-12 * rng.integers(0, 3, size=n)  # the same float32 distance, many times
+    yn[::7] += rng.random(len(yn[::7])) * 3  # and farther columns: the near-equal ones are the best
+    dots = rng.random((rows, n)) * 1e-9
+    dots[:, 5] = 10.0  # negative before the clamp
+    dots[0, 100:140] = np.nan
+    blocks = [dots[:, :700], dots[:, 700:1300], dots[:, 1300:]]
+    _run_blocks(kernel_select, blocks, k, mode=1, qn=qn, yn=yn, dtype=dtype, reverse=reverse)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_kernel_select_random(kernel_select, data):
+    dtype = data.draw(st.sampled_from([np.float64, np.float32]))
+    k = data.draw(st.integers(1, _kernels.KMAX))
+    rows = data.draw(st.integers(1, 7))
+    widths = data.draw(st.lists(st.integers(1, 600), min_size=1, max_size=3))
+    levels = data.draw(st.sampled_from([2, 5, 1000]))  # few levels: many ties
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    blocks = [rng.integers(0, levels, size=(rows, w)) / levels for w in widths]
+    _run_blocks(kernel_select, blocks, k, dtype=dtype, reverse=data.draw(st.booleans()))
+
+
+@pytest.mark.parametrize("c_type", ["double", "float"])
+def test_kernel_keeps_nothing_in_local_memory(c_type):
+    """ptxas (sm_90, as the GPU host compiles it) gives the kernel no stack frame and no spills: the per-lane
+    arrays are indexed by unrolled constants only (a dynamic index would put them in local memory)."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("nvcc") is None:
+        pytest.skip("needs nvcc (CUDA toolkit) to compile")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "knn.cu")
+        with open(path, "w") as f:
+            f.write(_kernels.SELECT_SOURCE)
+        done = subprocess.run(["nvcc", "-cubin", "-arch=sm_90", f"-DVAL_T={c_type}", f"-DBUFFER={_kernels.BUFFER}",
+                               f"-DLOAD_BYTES={_kernels.LOAD_BYTES}", "-Xptxas", "-v", "-o", os.path.join(d, "k.cubin"),
+                               path], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in done.stderr, done.stderr[-3000:]
+
+
 def test_kernel_source_names():
     assert 'extern "C" __global__ void riptide_knn_select(' in _kernels.SELECT_SOURCE
     assert _kernels.usable(10, np.float64, np) is False  # NumPy takes the xp twin
+    assert _kernels.usable(_kernels.KMAX, np.float32, object()) is True  # (any namespace but NumPy)
+    assert _kernels.usable(_kernels.KMAX + 1, np.float32, object()) is False
+    assert _kernels.shared_bytes(20, np.float32, 128) == 4 * (40 + _kernels.BUFFER) * 12
+    assert _kernels.grid_size(10_000, 128) == 2500
 
 
 @pytest.mark.gpu

@@ -1,29 +1,51 @@
-"""CUDA kernel for exact k-nearest-neighbour selection: a per-row merge of a distance block into the best k.
+"""CUDA kernel for exact k-nearest-neighbour selection: a per-row filter of a distance block against the best k.
 
 The brute-force search (:mod:`riptide.ml.neighbors._brute`) walks the fitted rows in *index blocks*. For the
 euclidean metric a block is one cuBLAS GEMM (the dot products of a block of queries with a block of fitted rows);
 this kernel then reads that block **once**, turns each dot product into scikit-learn's squared distance
 ``max(0, (|q|^2 + (-2 q.x)) + |x|^2)`` (the same float64 operations in the same order as scikit-learn's
-``EuclideanArgKmin``), and merges the block's candidates with the query's running best ``k`` (kept in global
+``EuclideanArgKmin``), and merges the block's candidates into the query's running best ``k`` (kept in global
 memory between blocks, sorted). So the ``queries x fitted rows`` matrix is never materialised whole: only one
-block, written by the GEMM and read by this kernel.
+block, written by the GEMM and read by this kernel. That read bounds the pass (a block of 1e4 x 16384 float32 is
+655 MB), so the common case is kept to a load and a comparison per column: the kernel is a *filter*, not a merge.
 
-* **One CUDA block per query row** (a grid-stride loop over rows). Each thread scans the columns ``t, t + T, ...``
-  of the row (coalesced) and keeps its own sorted list of the ``k`` best ``(distance, index)`` pairs in local
-  memory; a candidate that is not better than the list's last entry (the common case once the list is warm) costs
-  one comparison, and so does a column that is not better than the row's k-th best from the previous index
-  blocks (after the first block, almost all of them). The row's previous best ``k`` are candidates too (read
-  before any write: the row's CUDA block owns it).
-* **Merge**: ``k`` rounds of a block-wide minimum over the threads' list heads (a tree in shared memory); the
-  winner's thread advances its head; thread 0 writes the round's pair as the row's next best.
-* **Ties** are broken by the fitted row's index: pairs are compared as ``(distance, index)``, a total order, so the
-  result does not depend on scheduling and equals the xp twin's (scikit-learn keeps the lowest indices among
-  equal distances at the k-th place; the order inside a tie is its heap's, undefined: riptide's is by index).
+* **A warp per query row** (:data:`THREADS` / 32 rows per CUDA block, a grid-stride loop over rows; warp votes
+  instead of block barriers). The row's best ``k`` sits in the warp's shared memory and its k-th pair ``tau`` is
+  the filter: the lanes read the row coalesced, :data:`LOAD_BYTES` per lane per round (all loads issued before
+  any is used, so that the bytes in flight cover the memory latency even with few resident warps), and a column
+  that does not come before ``tau`` costs a comparison. After the first index block ``tau`` is tight: the b-th
+  block of unordered data holds about ``k / b`` candidates per row, so a warp rarely leaves the filter loop.
+  Mode 1 compares the float64 value with the float64 successor of ``tau`` before rounding it to ``VAL_T``
+  (rounding is monotone: a larger value cannot round to a value before ``tau``).
+* **Candidates** go to the warp's shared buffer of :data:`BUFFER` pairs; a ballot gives each passing lane its
+  slot, so the warp knows *before* writing whether they fit. When they do not, it merges the buffer first, which
+  tightens ``tau``, and tests the round's remaining passes again against the new ``tau``. Nothing is dropped and
+  no column is buffered twice. A buffered distance is formed again from the block (just read: cached) rather than
+  kept in registers through a merge, which keeps the hot loop's register count down.
+* **Merge** (the warp alone): the best ``k`` of the list and the buffer, by *ranks*. A candidate's rank is the
+  number of list pairs before it (a binary search: the list is sorted) plus the number of candidates before it; a
+  list pair's rank is its position plus the candidates before it. Pairs are compared as ``(distance, index)``, a
+  total order on distinct indices (a column is a candidate at most once; the list's ``(inf, NO_INDEX)`` padding
+  comes after every candidate and keeps its positions), so the ranks are a permutation: each pair of rank below
+  ``k`` is written to that place of the warp's *other* list (two lists, swapped per merge) and the result is
+  sorted. The row's last merge writes straight to its best arrays in global memory.
+* **The first index block** (``tau = (inf, NO_INDEX)``: every column passes) takes the same path: the buffer fills
+  in the first round, the first merge makes ``tau`` the k-th best of ``BUFFER`` columns, and every later merge
+  comes after ``BUFFER`` more passes at a falling rate, so a 16384-column row takes a handful of merges. A row
+  whose distances fall along the index (every column passes) costs a merge per ``BUFFER`` columns: slower, exact.
+* **Ties** are broken by the fitted row's index: the result does not depend on scheduling and equals the xp twin's
+  (scikit-learn keeps the lowest indices among equal distances at the k-th place; the order inside a tie is its
+  heap's, undefined: riptide's is by index). A **NaN** distance comes before nothing, so it never passes the
+  filter: a row keeps ``(inf, NO_INDEX)`` pairs where it has fewer than ``k`` non-NaN distances (mode 1 clamps
+  at 0 as the twin's ``maximum`` does: a NaN stays NaN).
 * ``mode`` 0 reads the block as distances already (other metrics, computed by the xp code); ``mode`` 1 as dot
   products (euclidean: the distance is formed in double from them and the double norms, stored as ``VAL_T``).
   ``VAL_T`` is the block's type: float for the euclidean ranking (float32 copies, re-ranked exactly afterwards,
-  see :mod:`riptide.ml.neighbors._brute`) and for cosine on float32 data, double otherwise. ``KMAX`` bounds ``k``
-  (larger ``k`` takes the xp twin).
+  see :mod:`riptide.ml.neighbors._brute`) and for cosine on float32 data, double otherwise. :data:`KMAX` bounds
+  ``k`` (larger ``k`` takes the xp twin).
+
+Shared memory: ``(2 k + BUFFER) * (8 + itemsize)`` bytes per warp (12 KiB per CUDA block at ``k = KMAX`` in
+double). Per-lane arrays are indexed only by unrolled constants, so nothing lives in local memory.
 """
 
 from __future__ import annotations
@@ -33,17 +55,19 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SELECT_SOURCE", "KMAX", "THREADS", "usable", "select"]
+__all__ = ["SELECT_SOURCE", "KMAX", "THREADS", "BUFFER", "LOAD_BYTES", "usable", "select"]
 
-KMAX = 64  # the largest k the kernel keeps per thread (local memory); larger k: the xp twin
-THREADS = 128  # threads per block (a power of two: the merge is a tree)
+KMAX = 64  # the largest k the kernel takes (its shared memory and merges grow with k); larger k: the xp twin
+THREADS = 128  # threads per CUDA block: four warps, four query rows at a time (a multiple of 32)
+BUFFER = 64  # candidates a warp buffers before it merges (at least 32: one ballot's worth)
+LOAD_BYTES = 64  # bytes each lane loads per round (16 float32 / 8 float64 columns: at most 32 columns)
 
 SELECT_SOURCE = r"""
 #ifndef VAL_T
 #define VAL_T double
 #endif
-#ifndef KMAX
-#define KMAX 64
+#ifndef BUFFER
+#define BUFFER 64
 #endif
 #ifndef RIPTIDE_INF
 #define RIPTIDE_INF __longlong_as_double(0x7FF0000000000000LL)  // +inf (NVRTC has no math.h INFINITY)
@@ -54,87 +78,197 @@ SELECT_SOURCE = r"""
 typedef VAL_T val_t;
 typedef long long i64;
 #define RIPTIDE_NO_INDEX 0x7FFFFFFFFFFFFFFFLL
+#define RIPTIDE_FULL_WARP 0xFFFFFFFFu
+#ifndef LOAD_BYTES
+#define LOAD_BYTES 64
+#endif
+#define RIPTIDE_UNROLL (LOAD_BYTES / (int)sizeof(val_t))  // columns a lane loads per round (at most 32: a bit mask)
 
 // (d1, i1) comes strictly before (d2, i2): by distance, then by index (a NaN distance never comes first)
 __device__ __forceinline__ bool riptide_knn_before(const val_t d1, const i64 i1, const val_t d2, const i64 i2) {
     return d1 < d2 || (d1 == d2 && i1 < i2);
 }
 
+// The successor of t in val_t, as a double: a double above it rounds to a value after t (rounding is monotone).
+// t is finite.
+__device__ __forceinline__ double riptide_knn_above(const val_t t) {
+    return sizeof(val_t) == 4 ? (double)nextafterf((float)t, (float)RIPTIDE_INF)
+                              : nextafter((double)t, (double)RIPTIDE_INF);
+}
+
+// How many of the n pairs (d, ix) come before (x_d, x_i). Every lane reads the same pair: a shared broadcast.
+__device__ __forceinline__ int riptide_knn_count_before(const val_t* d, const i64* ix, const int n, const val_t x_d,
+                                                        const i64 x_i) {
+    int count = 0;
+    for (int t = 0; t < n; ++t) count += riptide_knn_before(d[t], ix[t], x_d, x_i);
+    return count;
+}
+
+// The warp's merge: the best k of its sorted list (ld, li) and its n buffered candidates (cd, ci), sorted, into
+// the other list (od, oi), by ranks (see the module doc). Every lane of the warp calls it; it ends with the new
+// list visible to all. Each lane ranks and places its own pairs one at a time (nothing indexed in registers).
+__device__ __forceinline__ void riptide_knn_merge(const val_t* ld, const i64* li, const val_t* cd, const i64* ci,
+                                                  const int n, const int k, const int lane, val_t* od, i64* oi) {
+    __syncwarp();  // the buffer's writes are visible
+    for (int j = lane; j < n; j += 32) {  // a candidate: the list pairs before it (a binary search) + candidates
+        const val_t x_d = cd[j];
+        const i64 x_i = ci[j];
+        int lo = 0, hi = k;
+        while (lo < hi) {
+            const int mid = (lo + hi) >> 1;
+            if (riptide_knn_before(ld[mid], li[mid], x_d, x_i)) lo = mid + 1; else hi = mid;
+        }
+        const int rank = lo + riptide_knn_count_before(cd, ci, n, x_d, x_i);
+        if (rank < k) {
+            od[rank] = x_d;
+            oi[rank] = x_i;
+        }
+    }
+    for (int p = lane; p < k; p += 32) {  // a list pair: its position + the candidates before it
+        const val_t x_d = ld[p];
+        const i64 x_i = li[p];
+        const int rank = p + riptide_knn_count_before(cd, ci, n, x_d, x_i);
+        if (rank < k) {
+            od[rank] = x_d;
+            oi[rank] = x_i;
+        }
+    }
+    __syncwarp();  // the new list is visible (and every lane is done with the buffer)
+}
+
+// Mode 1: scikit-learn's squared euclidean distance from a dot product, in double before the rounding to val_t
+// (-2 dot is exact, so a contraction into an FMA rounds the same), then clamped at 0 (rounding can make it
+// negative; a NaN stays NaN, as in the xp twin's maximum).
+__device__ __forceinline__ double riptide_knn_squared(const val_t dot, const double q_norm, const double y_norm) {
+    return (q_norm + (-2.0 * (double)dot)) + y_norm;
+}
+__device__ __forceinline__ val_t riptide_knn_clamped(const double s) { return (val_t)(s < 0.0 ? 0.0 : s); }
+
+// The distance of a column from its block value v (mode 0: v is the distance).
+template <int MODE>
+__device__ __forceinline__ val_t riptide_knn_distance(const val_t v, const double q_norm, const double y_norm) {
+    return MODE == 1 ? riptide_knn_clamped(riptide_knn_squared(v, q_norm, y_norm)) : v;
+}
+
+// The rows of one warp: MODE 0 reads distances, MODE 1 dot products (see riptide_knn_select). lists_d / lists_i:
+// the warp's two lists of k pairs (the merge writes the other one), buf_d / buf_i: its BUFFER candidates.
+template <int MODE>
+__device__ __forceinline__ void riptide_knn_rows(
+        const val_t* __restrict__ block, const i64 ld, const i64 rows, const int ncols, const i64 row0,
+        const i64 col0, const double* __restrict__ qn, const double* __restrict__ yn, val_t* __restrict__ best_d,
+        i64* __restrict__ best_i, const int k, val_t* lists_d, i64* lists_i, val_t* buf_d, i64* buf_i) {
+    const int lane = threadIdx.x & 31;
+    const unsigned lanes_before = (1u << lane) - 1u;
+    const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
+    const val_t inf = (val_t)RIPTIDE_INF;
+    for (i64 r = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); r < rows; r += warps) {  // warp-uniform
+        val_t* row_best_d = best_d + r * k;
+        i64* row_best_i = best_i + r * k;
+        val_t* list_d = lists_d;  // the current list: lists_d / lists_i + 0 or k
+        i64* list_i = lists_i;
+        for (int p = lane; p < k; p += 32) {
+            list_d[p] = row_best_d[p];
+            list_i[p] = row_best_i[p];
+        }
+        __syncwarp();
+        val_t tau_d = list_d[k - 1];
+        i64 tau_i = list_i[k - 1];
+        // mode 1's shortcut past the rounding to val_t: a value above `above` cannot come before tau
+        double above = tau_d < inf ? riptide_knn_above(tau_d) : (double)RIPTIDE_INF;
+        int n = 0;  // candidates buffered (warp-uniform)
+        bool merged = false;
+        const val_t* src = block + r * ld;
+        const double q_norm = MODE == 1 ? qn[row0 + r] : 0.0;
+        for (int base = 0; base < ncols; base += 32 * RIPTIDE_UNROLL) {
+            val_t v[RIPTIDE_UNROLL];
+            unsigned pass = 0;  // bit u: column base + 32 u + lane comes before tau
+#pragma unroll
+            for (int u = 0; u < RIPTIDE_UNROLL; ++u) {  // all loads first: they are in flight together
+                const int c = base + 32 * u + lane;
+                v[u] = c < ncols ? src[c] : (val_t)0;
+            }
+#pragma unroll
+            for (int u = 0; u < RIPTIDE_UNROLL; ++u) {
+                const int c = base + 32 * u + lane;
+                if (c >= ncols) continue;
+                val_t d = v[u];
+                if (MODE == 1) {
+                    const double s = riptide_knn_squared(v[u], q_norm, yn[col0 + c]);
+                    if (s > above) continue;
+                    d = riptide_knn_clamped(s);
+                }
+                if (riptide_knn_before(d, col0 + c, tau_d, tau_i)) pass |= 1u << u;
+            }
+            if (!__any_sync(RIPTIDE_FULL_WARP, pass != 0)) continue;  // the common case
+            // The passing columns' distances are formed again from the block (cached: just read) rather than kept
+            // in registers through the merges: fewer registers on the hot path.
+            while (true) {  // buffer the passing columns in u order; when they do not fit, merge and go on
+#pragma unroll
+                for (int u = 0; u < RIPTIDE_UNROLL; ++u) {
+                    const bool mine = (pass >> u) & 1u;
+                    const unsigned ballot = __ballot_sync(RIPTIDE_FULL_WARP, mine);
+                    if (ballot == 0) continue;
+                    if (n + __popc(ballot) > BUFFER) break;  // (warp-uniform)
+                    if (mine) {
+                        const int c = base + 32 * u + lane, slot = n + __popc(ballot & lanes_before);
+                        buf_d[slot] = riptide_knn_distance<MODE>(src[c], q_norm, MODE == 1 ? yn[col0 + c] : 0.0);
+                        buf_i[slot] = col0 + c;
+                    }
+                    n += __popc(ballot);
+                    pass &= ~(1u << u);
+                }
+                if (!__any_sync(RIPTIDE_FULL_WARP, pass != 0)) break;
+                val_t* next_d = list_d == lists_d ? lists_d + k : lists_d;
+                i64* next_i = list_i == lists_i ? lists_i + k : lists_i;
+                riptide_knn_merge(list_d, list_i, buf_d, buf_i, n, k, lane, next_d, next_i);
+                list_d = next_d;
+                list_i = next_i;
+                n = 0;
+                merged = true;
+                tau_d = list_d[k - 1];
+                tau_i = list_i[k - 1];
+                above = tau_d < inf ? riptide_knn_above(tau_d) : (double)RIPTIDE_INF;
+#pragma unroll
+                for (int u = 0; u < RIPTIDE_UNROLL; ++u) {  // the columns left, against the tighter tau
+                    const int c = base + 32 * u + lane;
+                    if (((pass >> u) & 1u) &&
+                        !riptide_knn_before(riptide_knn_distance<MODE>(src[c], q_norm, MODE == 1 ? yn[col0 + c] : 0.0),
+                                            col0 + c, tau_d, tau_i))
+                        pass &= ~(1u << u);
+                }
+            }
+        }
+        if (n > 0) {  // the last candidates go straight to the row's best
+            riptide_knn_merge(list_d, list_i, buf_d, buf_i, n, k, lane, row_best_d, row_best_i);
+        } else if (merged) {
+            for (int p = lane; p < k; p += 32) {
+                row_best_d[p] = list_d[p];
+                row_best_i[p] = list_i[p];
+            }
+        }
+        __syncwarp();  // the lists and the buffer are reused by the warp's next row
+    }
+}
+
 // Row r of the block holds the candidates of query (row0 + r) against fitted rows col0 .. col0 + ncols - 1, at
 // block[r * ld + j]. best_d / best_i (rows x k, sorted) hold the query's best k so far ((inf, NO_INDEX) when
 // fewer were seen) and receive the merged best k. mode 1: block holds dot products, the squared euclidean
-// distance is max(0, (qn[row0 + r] + (-2 * dot)) + yn[col0 + j]). Shared memory: blockDim.x doubles, i64, ints.
+// distance is max(0, (qn[row0 + r] + (-2 * dot)) + yn[col0 + j]). A warp per row: blockDim.x is a multiple of 32.
+// Dynamic shared memory: per warp 2 k + BUFFER int64 indices, then (after all warps' indices) as many val_t.
 extern "C" __global__ void riptide_knn_select(
         const val_t* __restrict__ block, const i64 ld, const i64 rows, const int ncols, const i64 row0,
         const i64 col0, const int mode, const double* __restrict__ qn, const double* __restrict__ yn,
         val_t* __restrict__ best_d, i64* __restrict__ best_i, const int k) {
     RIPTIDE_DYNAMIC_SHARED(shared);
-    const int tid = threadIdx.x, nt = blockDim.x;
-    double* s_d = shared;
-    i64* s_i = (i64*)(s_d + nt);
-    int* s_t = (int*)(s_i + nt);
-    const val_t inf = (val_t)RIPTIDE_INF;
-    for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {
-        val_t my_d[KMAX];
-        i64 my_i[KMAX];
-        for (int p = 0; p < k; ++p) { my_d[p] = inf; my_i[p] = RIPTIDE_NO_INDEX; }
-        val_t* row_best_d = best_d + r * k;
-        i64* row_best_i = best_i + r * k;
-        const val_t* src = block + r * ld;
-        const double q_norm = mode == 1 ? qn[row0 + r] : 0.0;
-        // a column that does not come before the row's k-th best so far cannot enter: after the first index
-        // block almost every column is rejected by this one comparison, before touching the thread's list
-        const val_t worst_d = row_best_d[k - 1];
-        const i64 worst_i = row_best_i[k - 1];
-        // candidates: the previous best k (threads 0 .. k-1), then the block's columns
-        for (int c = tid - k; c < ncols; c += nt) {
-            val_t d;
-            i64 i;
-            if (c < 0) {
-                d = row_best_d[c + k];
-                i = row_best_i[c + k];
-            } else {
-                if (mode == 1) {
-                    double s = (q_norm + (-2.0 * (double)src[c])) + yn[col0 + c];
-                    d = (val_t)(s > 0.0 ? s : 0.0);  // rounding can make it negative: scikit-learn clamps at 0
-                } else {
-                    d = src[c];
-                }
-                i = col0 + c;
-                if (!riptide_knn_before(d, i, worst_d, worst_i)) continue;
-            }
-            if (!riptide_knn_before(d, i, my_d[k - 1], my_i[k - 1])) continue;
-            int p = k - 1;
-            while (p > 0 && riptide_knn_before(d, i, my_d[p - 1], my_i[p - 1])) {
-                my_d[p] = my_d[p - 1];
-                my_i[p] = my_i[p - 1];
-                --p;
-            }
-            my_d[p] = d;
-            my_i[p] = i;
-        }
-        // k rounds: the smallest head among the threads' lists is the row's next best
-        int head = 0;
-        for (int round = 0; round < k; ++round) {
-            s_d[tid] = head < k ? (double)my_d[head] : (double)inf;
-            s_i[tid] = head < k ? my_i[head] : RIPTIDE_NO_INDEX;
-            s_t[tid] = tid;
-            __syncthreads();  // (the first one also ends every thread's reads of the previous best)
-            for (int s = nt / 2; s > 0; s >>= 1) {
-                if (tid < s && riptide_knn_before((val_t)s_d[tid + s], s_i[tid + s], (val_t)s_d[tid], s_i[tid])) {
-                    s_d[tid] = s_d[tid + s];
-                    s_i[tid] = s_i[tid + s];
-                    s_t[tid] = s_t[tid + s];
-                }
-                __syncthreads();
-            }
-            if (tid == s_t[0]) ++head;
-            if (tid == 0) {
-                row_best_d[round] = (val_t)s_d[0];
-                row_best_i[round] = s_i[0];
-            }
-            __syncthreads();  // s_* are rewritten by the next round
-        }
+    const int warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5, per_warp = 2 * k + BUFFER;
+    i64* lists_i = (i64*)shared + (i64)warp * per_warp;
+    val_t* lists_d = (val_t*)((i64*)shared + (i64)nwarps * per_warp) + (i64)warp * per_warp;
+    if (mode == 1) {
+        riptide_knn_rows<1>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k, lists_d, lists_i,
+                            lists_d + 2 * k, lists_i + 2 * k);
+    } else {
+        riptide_knn_rows<0>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k, lists_d, lists_i,
+                            lists_d + 2 * k, lists_i + 2 * k);
     }
 }
 """
@@ -147,17 +281,22 @@ def usable(k: int, dtype: Any, xp: Any) -> bool:
     return xp is not np and 1 <= k <= KMAX and np.dtype(dtype) in _C_TYPES
 
 
-def shared_bytes(threads: int = THREADS) -> int:
-    """Dynamic shared memory of one block: a double, an int64 and an int per thread."""
-    return threads * (8 + 8 + 4)
+def shared_bytes(k: int, dtype: Any, threads: int = THREADS) -> int:
+    """Dynamic shared memory of one CUDA block: per warp, two lists of ``k`` and a buffer of ``BUFFER`` pairs."""
+    return (threads // 32) * (2 * k + BUFFER) * (8 + np.dtype(dtype).itemsize)
+
+
+def grid_size(rows: int, threads: int = THREADS) -> int:
+    """CUDA blocks for ``rows`` query rows: a warp per row (a grid-stride loop beyond 2**20 blocks)."""
+    return int(min(-(-rows // (threads // 32)), 1 << 20))
 
 
 @functools.cache
 def _kernel(dtype: np.dtype) -> Any:
     import cupy as cp
 
-    module = cp.RawModule(code=SELECT_SOURCE, options=(f"-DVAL_T={_C_TYPES[np.dtype(dtype)]}", f"-DKMAX={KMAX}"))
-    return module.get_function("riptide_knn_select")
+    options = (f"-DVAL_T={_C_TYPES[np.dtype(dtype)]}", f"-DBUFFER={BUFFER}", f"-DLOAD_BYTES={LOAD_BYTES}")
+    return cp.RawModule(code=SELECT_SOURCE, options=options).get_function("riptide_knn_select")
 
 
 def select(block: Any, row0: int, col0: int, mode: int, qn: Any, yn: Any, best_d: Any, best_i: Any) -> None:
@@ -165,12 +304,11 @@ def select(block: Any, row0: int, col0: int, mode: int, qn: Any, yn: Any, best_d
     the sorted ``best_d`` / ``best_i`` (rows x k, C-contiguous, int64 indices), in place (see the module doc)."""
     rows, ncols = block.shape
     k = best_d.shape[1]
-    if rows == 0:
+    if rows == 0 or ncols == 0:
         return
-    grid = int(min(rows, 65535 * 4))
     qn = best_d if qn is None else qn  # not read unless mode is 1
     yn = best_d if yn is None else yn
-    _kernel(best_d.dtype)((grid,), (THREADS,), (block, np.int64(block.strides[0] // block.itemsize), np.int64(rows),
-                                                np.int32(ncols), np.int64(row0), np.int64(col0), np.int32(mode), qn,
-                                                yn, best_d, best_i, np.int32(k)),
-                          shared_mem=shared_bytes())  # fmt: skip
+    _kernel(best_d.dtype)((grid_size(rows, THREADS),), (THREADS,),
+                          (block, np.int64(block.strides[0] // block.itemsize), np.int64(rows), np.int32(ncols),
+                           np.int64(row0), np.int64(col0), np.int32(mode), qn, yn, best_d, best_i, np.int32(k)),
+                          shared_mem=shared_bytes(k, best_d.dtype, THREADS))  # fmt: skip
