@@ -7,6 +7,7 @@ Each command imports what it needs when it runs, so ``riptide --help`` stays qui
     riptide demo --distributed        # its clean, join and groupby stages on a Dask cluster (riptide.dask)
     riptide bench --only 'sum,filter' --json bench.json
     riptide bench --suite dbbench --rows 1e8 --check --peers polars   # db-benchmark groupby + join
+    riptide bench --distributed --workers 1,2,4 --check               # Dask: groupby, join, SVD scaling
 """
 
 from __future__ import annotations
@@ -109,7 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--check",
         action="store_true",
-        help="first compare riptide's answers with pandas' on a small size and report mismatches",
+        help="first compare riptide's answers with pandas' on a small size and report mismatches; with"
+        " --distributed: check each groupby answer against an exact oracle on the workers (svd answers are always"
+        " checked) and print 'right answer: yes/no'",
     )
     bench.add_argument(
         "--check-rows", type=_positive, metavar="ROWS", help="the size --check runs at (default: min(rows, 1e5))"
@@ -126,10 +129,16 @@ def build_parser() -> argparse.ArgumentParser:
         " it has)"
     )
     bench.add_argument("--distributed", action="store_true",
-                       help="db-benchmark groupby/join on Dask clusters of 1, 2, 4... workers (riptide.dask)")
+                       help="db-benchmark groupby/join and a tall-and-skinny SVD on Dask clusters of 1, 2, 4..."
+                       " workers (riptide.dask); --rows sizes the groupby/join tables (default: 4e8 on GPUs, 2e6 on"
+                       " the CPU)")  # fmt: skip
     bench.add_argument("--workers", help="--distributed: comma-separated worker counts (default: 1,2,4 up to the GPUs)")
     bench.add_argument("--device-memory-limit", default="default",
                        help="--distributed: per-worker device memory before spilling, e.g. 8GB")
+    bench.add_argument("--svd-rows", type=_positive, metavar="ROWS",
+                       help="--distributed: rows of the SVD's float32 array (default: 2e7 on GPUs, 2e5 on the CPU)")
+    bench.add_argument("--svd-cols", type=_positive, metavar="COLS",
+                       help="--distributed: columns of the SVD's array (default: 1000 on GPUs, 100 on the CPU)")
     bench.add_argument("--baseline", action="store_true", help="--distributed: also time riptide without Dask")
     bench.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
     bench.add_argument("--list", action="store_true", help="list the cases and exit")
@@ -195,15 +204,20 @@ def _bench(args: argparse.Namespace) -> int:
     if args.distributed:
         from riptide.benchmarks.distributed import run_distributed
 
-        workers = [int(w) for w in args.workers.split(",")] if args.workers else None
+        try:
+            workers = [_positive(w.strip()) for w in args.workers.split(",")] if args.workers else None
+        except argparse.ArgumentTypeError as exc:
+            print(f"riptide bench: error: --workers: {exc}", file=sys.stderr)
+            return 2
         try:
             result = run_distributed(args.rows, workers=workers, repeat=args.repeat, seed=args.seed, only=args.only,
                                      device_memory_limit=args.device_memory_limit, baseline=args.baseline,
+                                     check=args.check, svd_rows=args.svd_rows, svd_cols=args.svd_cols,
                                      json_path=args.json)  # fmt: skip
-        except KeyError as exc:
+        except KeyError as exc:  # --only matched nothing
             print(f"riptide bench: error: {exc.args[0]}", file=sys.stderr)
             return 2
-        return 1 if result.errors else 0
+        return 1 if result.errors or result.right is False else 0
     from riptide.benchmarks import harness
 
     if args.list:

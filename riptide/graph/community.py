@@ -98,6 +98,7 @@ _MAX_SWEEPS = 500  # sweeps per level; each sweep must raise modularity, so this
 _SMALL_LEVEL = 64  # levels of at most this many vertices let one vertex join each community per sweep
 _UNDONE_SWEEPS = 3  # sweeps in a row whose moves were all undone end a level
 _SWEEP_GAIN = 1e-4  # two sweeps gaining less end a level
+_LPA_WHOLE_CLASS_ROUNDS = 4  # asyn_lpa rounds that update whole colour classes before classes are also halved
 
 
 # ---------------------------------------------------------------------- the graph of one level
@@ -571,9 +572,19 @@ def asyn_lpa_communities(G: Any, weight: str | None = None, seed: Any = None) ->
         _, keeps = _most_frequent(arc_u, label[arc_v], label, n, xp, arc_w)
         if bool((keeps | ~has_neighbours).all()):  # one scalar read per round
             break
-        for k in rng.permutation(n_colours).tolist():  # the classes in a random order, on the host
-            pick, keeps = _most_frequent(arc_u, label[arc_v], label, n, xp, arc_w, salt + 7919 * round_ + k)
+        # After a few rounds each class is also cut in two random halves and all the halves are shuffled: the
+        # class-by-class orders alone can cycle for ever (a directed 4-cycle, 2-coloured, swaps two labels round
+        # after round: its merge needs a node of the other class updated between two of one class), while
+        # NetworkX's random orders end with probability one. A half of an independent set is independent, so
+        # each order is still one of NetworkX's.
+        halves = 2 if round_ >= _LPA_WHOLE_CLASS_ROUNDS else 1
+        half = _active(n, salt + 104729 * round_, False, xp) if halves == 2 else None
+        for part in rng.permutation(n_colours * halves).tolist():  # the (halves of) classes in a random order
+            k, h = divmod(part, halves)
+            pick, keeps = _most_frequent(arc_u, label[arc_v], label, n, xp, arc_w, salt + 7919 * round_ + part)
             update = (colour == k) & has_neighbours & ~keeps
+            if half is not None:
+                update &= half if h == 0 else ~half
             label = where(xp, update, pick, label)
     return iter(_groups_in_node_order(G, label).values())
 

@@ -295,6 +295,14 @@ def test_asyn_lpa_gives_a_label_propagation_fixpoint(n, p, seed, directed, weigh
                                                               key=list(H).index)  # fmt: skip
 
 
+def test_asyn_lpa_ends_where_whole_colour_classes_cycle():
+    # the directed 4-cycle 9 -> 6 -> 5 -> 15 -> 9 is 2-coloured: updating whole classes swaps two labels for ever
+    H = nx.gnp_random_graph(16, 0.1, seed=395632436, directed=True)
+    got = list(C.asyn_lpa_communities(rg.from_networkx(H), weight=None, seed=395632436))
+    assert nx.community.is_partition(H, got) and _holds_most_frequent_labels(H, got, None)
+    assert any({9, 6, 5, 15} <= c for c in got)
+
+
 def test_asyn_lpa_on_clear_structure():
     H = nx.disjoint_union_all([nx.complete_graph(5), nx.complete_graph(4), nx.empty_graph(2)])
     expected = list(nx.community.asyn_lpa_communities(H, seed=1))
