@@ -19,6 +19,7 @@ da = pytest.importorskip("dask.array")
 pytest.importorskip("dask.dataframe")
 pytest.importorskip("distributed")
 
+from riptide import _device
 from riptide.benchmarks import distributed as bench
 from riptide.cli import main
 
@@ -228,13 +229,13 @@ def test_generate_svd_chunks(sync):
     X = bench.generate_svd(1_050, 6, 300, seed=1)
     assert X.shape == (1_050, 6) and X.dtype == np.float32
     assert X.chunks == ((263, 263, 262, 262), (6,))
-    assert isinstance(X._meta, np.ndarray)
-    first, again = X.compute(), X.compute()
+    assert isinstance(X._meta, _device.xp().ndarray)  # the workers' array type: CuPy on a GPU
+    first, again = _device.to_host(X.compute()), _device.to_host(X.compute())
     np.testing.assert_array_equal(first, again)  # each chunk from its own seed: the same array every time
     assert not np.array_equal(first[:262], first[263:525])
     scale = np.abs(first).mean(axis=0)
     assert scale[2] > 4 * scale[3]  # the planted gap: min(10, cols // 2) = 3 columns scaled by 10
-    assert not np.array_equal(first, bench.generate_svd(1_050, 6, 300, seed=2).compute())
+    assert not np.array_equal(first, _device.to_host(bench.generate_svd(1_050, 6, 300, seed=2).compute()))
 
 
 def test_key_code_and_hash():
@@ -259,4 +260,5 @@ def test_svd_chunks_are_placed_round_robin():
             assert len(where) == 1, key
             per_worker[where[0]] = per_worker.get(where[0], 0) + 1
         assert sorted(per_worker.values()) == [4, 4]
-        np.testing.assert_array_equal(X.compute(), lazy.compute(scheduler="sync"))  # the same chunks, placed
+        # the same chunks, placed
+        np.testing.assert_array_equal(_device.to_host(X.compute()), _device.to_host(lazy.compute(scheduler="sync")))

@@ -3,13 +3,13 @@
 **The GPU path** (:mod:`riptide.ml._kernels`, when the ``k x d`` centers fit a block's shared memory): one kernel
 per iteration reads each row once, scores it against the centers held in shared memory (scikit-learn's
 ``|c|^2 - 2 x.c``, ties to the first center), rewrites its label in place (counting changes) and adds it to its
-block's per-cluster sums; a many-block kernel sums the blocks' partials in a fixed order and a one-block kernel
-averages, measures the center shift and applies scikit-learn's stopping rules into a device ``state``. X is centered
-on the fly (``x - mean`` in X's dtype, exactly the twin's centered values), so the centered copy is never written.
-The host queues ``_CHECK_EVERY`` iterations and reads the state once per batch; iterations queued after
-convergence return at once. An empty cluster pauses the device loop: that iteration's M-step (scikit-learn's
-relocation to the points farthest from their centers, a sort of all rows) runs on the host side with the twin's
-:func:`_m_step`, and the loop resumes. The final E-step and the inertia are one more pass.
+block's per-cluster sums; a one-block kernel sums the blocks in a fixed order, averages, measures the center shift
+and applies scikit-learn's stopping rules into a device ``state``. X is centered on the fly (``x - mean`` in
+X's dtype, exactly the twin's centered values), so the centered copy is never written. The host queues
+``_CHECK_EVERY`` iterations and reads the state once per batch; iterations queued after convergence return at
+once. An empty cluster pauses the device loop: that iteration's M-step (scikit-learn's relocation to the points
+farthest from their centers, a sort of all rows) runs on the host side with the twin's :func:`_m_step`, and the
+loop resumes. The final E-step and the inertia are one more pass.
 
 **The xp twin** (NumPy, and CuPy for centers too large for shared memory) is the reference: per iteration a GEMM
 for ``|c|^2 - 2 x.c`` and ``argmin``, the per-cluster sums by GEMM against the one-hot assignment (no atomics),
