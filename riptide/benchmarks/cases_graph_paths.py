@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from riptide.benchmarks.cases_graph import MS, _GraphCase, networkx_graph, source_node
+from riptide.benchmarks.cases_graph import MS, _GraphCase, _riptide_digraph, networkx_graph, source_node
 from riptide.benchmarks.harness import Context, Reference, register
 
 SAMPLED_SOURCES = 100
@@ -68,7 +68,7 @@ class SampledBetweenness(_GraphCase):
     def riptide(self, data: dict[str, Any]) -> Callable[[], Any]:
         import riptide.graph as rg
 
-        G = rg.from_pandas_edgelist(_edge_frame(data), create_using=rg.DiGraph)
+        G = _riptide_digraph(data)
         k = min(SAMPLED_SOURCES, G.number_of_nodes())
         return lambda: rg.betweenness_centrality(G, k=k, seed=0)
 
@@ -78,9 +78,3 @@ class SampledBetweenness(_GraphCase):
         H = networkx_graph(data)
         k = min(SAMPLED_SOURCES, H.number_of_nodes())
         return lambda: nx.betweenness_centrality(H, k=k, seed=0, backend="networkx")
-
-
-def _edge_frame(data: dict[str, Any]) -> Any:
-    from riptide.benchmarks.cases_graph import _edge_frame as frame
-
-    return frame(data["source"], data["target"])

@@ -18,31 +18,35 @@ from typing import Any
 
 import numpy as np
 
-from riptide.benchmarks.cases_ml import _class, _FitCase
+from riptide.benchmarks.cases_ml import FEATURES, _class, _FitCase
 from riptide.benchmarks.harness import Context, Reference, fmt_count, register
 
-MS = 1e-3
 
+class _BlobsCase(_FitCase):
+    """An unsupervised fit of ``rows / 1000`` points in ``features`` dimensions: gaussian blobs (unit spread) around
+    ``centres`` centres drawn uniformly in ``[-box, box]`` per dimension."""
 
-def _blobs(rng: np.random.Generator, n: int, d: int, centres: int, box: float) -> np.ndarray:
-    middles = rng.uniform(-box, box, (centres, d))
-    return middles[rng.integers(0, centres, n)] + rng.standard_normal((n, d))
-
-
-@register
-class DBSCANFit(_FitCase):
-    name = "dbscan"
-    title = "DBSCAN eps~0.1, min_samples=10"
     share = 1000
     supervised = False
     features = 2
-    reference = Reference(pandas=None, cudf=None, goal=None, min_speedup=(("sklearn", 50),), note="1e5 x 2 blobs")
+    centres = 20
+    box = 20.0
 
     def size(self, ctx: Context) -> str:
         return f"{fmt_count(self.samples(ctx))} x {self.features}"
 
     def data(self, ctx: Context) -> dict[str, np.ndarray]:
-        return {"X": _blobs(ctx.rng(), self.samples(ctx), self.features, 20, 20.0)}
+        rng = ctx.rng()
+        n = self.samples(ctx)
+        middles = rng.uniform(-self.box, self.box, (self.centres, self.features))
+        return {"X": middles[rng.integers(0, self.centres, n)] + rng.standard_normal((n, self.features))}
+
+
+@register
+class DBSCANFit(_BlobsCase):
+    name = "dbscan"
+    title = "DBSCAN eps~0.1, min_samples=10"
+    reference = Reference(pandas=None, cudf=None, goal=None, min_speedup=(("sklearn", 50),), note="1e5 x 2 blobs")
 
     def estimator(self, module: str) -> Any:
         eps = 0.1 * np.sqrt(100_000 / self._samples)  # the same neighbour counts at every size
@@ -53,24 +57,18 @@ class DBSCANFit(_FitCase):
         return super().fit_args(data, on_device)
 
 
-
 @register
-class HDBSCANFit(_FitCase):
+class HDBSCANFit(_BlobsCase):
     name = "hdbscan"
     title = "HDBSCAN min_cluster_size=50"
-    share = 1000
-    supervised = False
     features = 10
+    centres = 10
+    box = 10.0
     reference = Reference(pandas=None, cudf=None, goal=None, min_speedup=(("sklearn", 50),), note="1e5 x 10 blobs")
-
-    def size(self, ctx: Context) -> str:
-        return f"{fmt_count(self.samples(ctx))} x {self.features}"
-
-    def data(self, ctx: Context) -> dict[str, np.ndarray]:
-        return {"X": _blobs(ctx.rng(), self.samples(ctx), self.features, 10, 10.0)}
 
     def estimator(self, module: str) -> Any:
         return _class(module, "cluster.HDBSCAN")(min_cluster_size=50, copy=False)
+
 
 @register
 class MiniBatchKMeansFit(_FitCase):
@@ -80,6 +78,6 @@ class MiniBatchKMeansFit(_FitCase):
     reference = Reference(pandas=None, cudf=None, goal=None, min_speedup=(("sklearn", 10),), note="1e6 x 50")
 
     def estimator(self, module: str) -> Any:
-        init = np.random.default_rng(1).standard_normal((8, 50))
+        init = np.random.default_rng(1).standard_normal((8, FEATURES))
         return _class(module, "cluster.MiniBatchKMeans")(n_clusters=8, init=init, n_init=1, max_iter=1,
                                                          max_no_improvement=None, random_state=0)  # fmt: skip

@@ -21,8 +21,6 @@ import numpy as np
 from riptide.benchmarks.cases_ml import FEATURES, _class, _FitCase
 from riptide.benchmarks.harness import Context, Reference, register
 
-MS = 1e-3
-
 
 class _SparseTarget(_FitCase):
     """A target that depends on half of the features."""

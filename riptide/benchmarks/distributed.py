@@ -84,6 +84,7 @@ import numpy as np
 
 # The tasks below run in worker processes: importing this module there registers riptide's Dask dispatch.
 import riptide.dask as _riptide_dask
+from riptide import _device
 
 _REGISTERED = _riptide_dask
 
@@ -113,8 +114,6 @@ SVD_TIME_GOAL_S = {4: 10.0}  # "SVD 2e7 x 1000 float32 on 4 GPUs: <= 10 s"
 
 
 def _xp() -> Any:
-    from riptide import _device
-
     return _device.xp()
 
 
@@ -344,8 +343,6 @@ def _add(a: Any, b: Any) -> Any:
 
 def _gram_block(block: Any) -> Any:
     """``block^T block`` in float64 (where the block lives), in slices of rows to bound the float64 copy."""
-    from riptide import _device
-
     xp = _device.namespace_of(block)
     rows, cols = block.shape
     gram = xp.zeros((cols, cols), dtype=xp.float64)
@@ -356,18 +353,12 @@ def _gram_block(block: Any) -> Any:
     return gram
 
 
-def _host(array: Any) -> np.ndarray:
-    from riptide import _device
-
-    return _device.to_host(array)
-
-
 def _gram_singular_values(X: Any) -> np.ndarray:
     """X's singular values by the Gram route: ``X^T X`` summed over the chunks on the workers, eigvalsh here."""
     import dask
 
     grams = [dask.delayed(_gram_block, pure=True)(block) for block in X.to_delayed().ravel()]
-    gram = dask.delayed(_host, pure=True)(_tree_sum(grams, _add)).compute()  # cols x cols float64
+    gram = dask.delayed(_device.to_host, pure=True)(_tree_sum(grams, _add)).compute()  # cols x cols float64
     eigenvalues = np.linalg.eigvalsh(gram)[::-1]
     return np.sqrt(np.clip(eigenvalues, 0.0, None))
 
@@ -375,7 +366,7 @@ def _gram_singular_values(X: Any) -> np.ndarray:
 def _check_svd(result: Any, tables: dict[str, Any]) -> tuple[bool, str]:
     import dask
 
-    values = np.asarray(dask.delayed(_host, pure=True)(result).compute(), dtype=np.float64)  # a few kB
+    values = np.asarray(dask.delayed(_device.to_host, pure=True)(result).compute(), dtype=np.float64)  # a few kB
     if "svd-reference" not in tables:  # once per cluster: both svd questions share it
         tables["svd-reference"] = _gram_singular_values(tables["X"])
     reference = tables["svd-reference"][: values.shape[0]]
@@ -429,20 +420,16 @@ def _oracle_part(part: int, rows: int, total: int, seed: int, keys: tuple[str, .
 
 def _oracle_summary(planes: Any) -> tuple[int, int]:
     """The oracle's number of groups and the wrapping sum of its group codes' hashes."""
-    from riptide import _device
-
     xp = _device.namespace_of(planes)
     present = planes[0] > 0
     codes = xp.arange(planes.shape[1], dtype=xp.int64)[present]
-    summary = _host(xp.stack([present.sum().astype(xp.uint64), _mix(codes, xp).sum(dtype=xp.uint64)]))
+    summary = _device.to_host(xp.stack([present.sum().astype(xp.uint64), _mix(codes, xp).sum(dtype=xp.uint64)]))
     return int(summary[0]), int(summary[1])  # one scalar read: two numbers per question
 
 
 def _compare_part(part: Any, planes: Any, keys: tuple[str, ...], aggs: tuple[tuple[str, str], ...],
                   values: tuple[str, ...], highs: tuple[int, ...]) -> tuple[int, int, int, float]:  # fmt: skip
     """One result partition against the oracle: (groups, wrong groups, sum of key hashes, worst relative error)."""
-    from riptide import _device
-
     xp = _device.namespace_of(planes)
     frame = part.reset_index()
     code, valid = _key_code([frame._data[key].data for key in keys], highs, xp)
@@ -461,8 +448,8 @@ def _compare_part(part: Any, planes: Any, keys: tuple[str, ...], aggs: tuple[tup
         if error.shape[0]:  # an empty result partition has no largest error
             worst = xp.maximum(worst, xp.where(valid, error, 0.0).max())
     n = int(code.shape[0])
-    summary = _host(xp.stack([(~right).sum().astype(xp.float64), worst]))
-    hashed = int(_host(_mix(code, xp).sum(dtype=xp.uint64)))  # one scalar read: the partition's key hash
+    summary = _device.to_host(xp.stack([(~right).sum().astype(xp.float64), worst]))
+    hashed = int(_device.to_host(_mix(code, xp).sum(dtype=xp.uint64)))  # one scalar read: the partition's key hash
     return n, int(summary[0]), hashed, float(summary[1])  # one scalar read: the partition's counts
 
 
@@ -587,8 +574,6 @@ def _time_question(client: Any, question: Question, tables: dict[str, Any], spli
 
 def _plain_time(question: Question, rows: int, seed: int, repeat: int) -> float:
     """The question on one riptide DataFrame in this process (the data made the same way, in one piece)."""
-    from riptide import _device
-
     if question.task == "groupby":
         tables = {"x": _groupby_part(0, rows, rows, seed)}
     else:

@@ -162,10 +162,13 @@ def _register_collection_types() -> None:
     get_collection_type.register(DataFrame, _parallel_frame)
     get_collection_type.register(Series, _parallel_series)
     get_collection_type.register(Index, _parallel_index)
+
     # A riptide partition's ``.values`` is a CuPy array on the GPU: Dask knows NumPy's meta as an array
     # collection but takes any other type for a scalar, so ``to_dask_array`` would return a Scalar.
-    cupy = _device._cupy()
-    if cupy is not None:
+    @get_collection_type.register_lazy("cupy")
+    def _cupy_arrays() -> None:
+        import cupy
+
         get_collection_type.register(cupy.ndarray, get_collection_type.dispatch(np.ndarray))
 
 
@@ -311,15 +314,12 @@ def _uint64_column(words: Any) -> Any:
 
 
 def _partition_numbers(c: Any) -> Any:
-    """The device array of target partition numbers from whatever Dask passes (a Series, an array)."""
-    from riptide import _device
-
+    """The array of target partition numbers in whatever Dask passes (a Series, an array, a list), on its device;
+    the caller moves it to the frame's."""
     if isinstance(c, (Series, Index)):
         column = c._column if isinstance(c, Series) else c._as_column()
         return column.data
-    if isinstance(c, pd.Series):
-        c = c.to_numpy()
-    return _device.to_device(np.asarray(c)) if isinstance(c, (list, tuple)) else c
+    return c.to_numpy() if isinstance(c, pd.Series) else c
 
 
 @group_split_dispatch.register((DataFrame, Series))
@@ -332,31 +332,21 @@ def group_split_riptide(df: Any, c: Any, k: int, ignore_index: bool = False) -> 
     >>> [parts[i]["x"].tolist() for i in range(3)]
     [[11], [10, 12, 13], []]
     """
-    from riptide import _device
     from riptide.core.kernels.sort import stable_argsort
+    from riptide.frame.groupby import _take_rows
 
     target = _partition_numbers(c)
     xp = df._xp() if isinstance(df, DataFrame) else df._column.xp
-    target = _device.to_device(target, xp)  # onto the frame's device (no copy when already there)
-    target = target.astype(np.int64, copy=False)
+    target = _device.to_device(target, xp).astype(np.int64, copy=False)  # on the frame's device (no copy if there)
     order = stable_argsort(target, xp)
     counts = xp.bincount(target, minlength=k)[:k] if target.shape[0] else xp.zeros(k, dtype=np.int64)
     bounds = _device.to_host(xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts)]))  # one read: k+1 cuts
     ordered = _take_rows(df, order)
-    if ignore_index:
-        ordered = ordered.reset_index(drop=True)
     parts = {}
     for i in range(k):
         part = ordered.iloc[int(bounds[i]):int(bounds[i + 1])]
         parts[i] = part.reset_index(drop=True) if ignore_index else part
     return ShuffleGroupResult(parts)
-
-
-def _take_rows(obj: Any, positions: Any) -> Any:
-    if isinstance(obj, Series):
-        return obj._take(positions)
-    index = obj._index.take(positions)
-    return obj._with_columns({label: column.take(positions) for label, column in obj._data.items()}, index)
 
 
 @partd_encode_dispatch.register(DataFrame)

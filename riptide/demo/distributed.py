@@ -146,12 +146,11 @@ def _busiest(r: Run, directory: str) -> None:
 
 def _zone_pairs(r: Run, directory: str) -> None:
     """groupby pickup and dropoff zone (up to 263^2 groups): trips and mean minutes."""
-    keys = ["PULocationID", "DOLocationID"]
-    grouped = r.df.groupby(keys)
-    if r.split_out > 1:  # Dask: the result is spread over split_out partitions (a shuffle), not one
-        report = grouped.agg(trips=("trip_id", "count"), minutes=("duration_min", "mean"), split_out=r.split_out)
-    else:
-        report = grouped.agg(trips=("trip_id", "count"), minutes=("duration_min", "mean"))
+    # Dask: the result is spread over split_out partitions (a shuffle), not one; pandas has no split_out
+    spread = {"split_out": r.split_out} if r.split_out > 1 else {}
+    report = r.df.groupby(["PULocationID", "DOLocationID"]).agg(
+        trips=("trip_id", "count"), minutes=("duration_min", "mean"), **spread
+    )
     r.reports["zone pairs"] = r.collect(report)
 
 

@@ -286,13 +286,10 @@ def _print_timings(steps: Sequence[Step], runs: dict[str, PipelineRun], warmup_r
     print(f"\ntimings (device synchronized; one run, after a warm-up on {warmup_rows:,} rows)", file=out)
     table = [["step", "what"] + names + (["speed-up"] if "pandas" in runs else [])]
     for s in steps:
-        skipped = any(s.name in runs[n].trips.skipped for n in names)
-        what = "(skipped, see above)" if skipped else _shorten(s.doc, 50)
-        if skipped:  # nothing ran: no time, no ratio
-            row = [s.name, what] + ["-" for _ in names] + (["-"] if "pandas" in runs else [])
-            table.append(row)
+        if any(s.name in runs[n].trips.skipped for n in names):  # nothing ran: no time, no ratio
+            table.append([s.name, "(skipped, see above)"] + ["-"] * (len(table[0]) - 2))
             continue
-        row = [s.name, what] + [fmt_seconds(runs[n].seconds.get(s.name)) for n in names]
+        row = [s.name, _shorten(s.doc, 50)] + [fmt_seconds(runs[n].seconds.get(s.name)) for n in names]
         if "pandas" in runs:
             row.append(_fmt_speedup(runs["pandas"].seconds.get(s.name), runs["riptide"].seconds.get(s.name)))
         table.append(row)

@@ -24,7 +24,7 @@ from riptide.core.ops import cast, scan
 from riptide.frame import indexing
 from riptide.frame.index import Index, as_index, default_index
 from riptide.frame.operators import OperatorMethods
-from riptide.frame.sorting import FrameSortingMethods
+from riptide.frame.sorting import FrameSortingMethods, _frame_axis
 from riptide.frame.groupby import FrameGroupByMethods
 from riptide.frame.merge import FrameMergeMethods
 from riptide.frame.reshape import FrameReshapeMethods
@@ -747,16 +747,14 @@ class DataFrame(
         >>> rt.DataFrame({"a": [1, 2]}).reindex(["a", "b"], axis=1).columns.tolist()
         ['a', 'b']
         """
+        on_columns = _frame_axis(axis) == 1  # validates ``axis`` (None: the rows)
         if labels is not None:
-            on_columns = axis is not None and _frame_axis(axis) == 1
             if (columns if on_columns else index) is not None:
                 raise TypeError(f"Cannot specify both 'labels' and '{'columns' if on_columns else 'index'}'")
             if on_columns:
                 columns = labels
             else:
                 index = labels
-        elif axis is not None:
-            _frame_axis(axis)
         result = self
         if index is not None:
             target = as_index(index)
@@ -1229,10 +1227,3 @@ def _is_arrow_table(data: Any) -> bool:
 
     return isinstance(data, pa.Table | pa.RecordBatch) or (
         hasattr(data, "__arrow_c_stream__") and not isinstance(data, pd.DataFrame | pd.Series | Series))  # fmt: skip
-
-
-def _frame_axis(axis: Any) -> int:
-    numbers = {0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}
-    if axis not in numbers:
-        raise ValueError(f"No axis named {axis} for object type DataFrame")
-    return numbers[axis]

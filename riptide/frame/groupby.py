@@ -932,15 +932,15 @@ class SeriesGroupBy(GroupBy):
         [[5, 7], [6]]
         """
         from riptide.core.column.list import ListColumn
-        from riptide.core.kernels.sort import stable_argsort
         from riptide.frame.dataframe import DataFrame
+        from riptide.frame.index import default_index
 
         groups, _ = self._grouping
         xp = groups.xp
         ids = groups.ids.astype(np.int64, copy=False)
         # the first row of each (group, value) pair, in row order; then the pairs ordered by group, stably
         pairs = DataFrame._from_columns({0: NumericColumn(ids), 1: self._obj._column},
-                                        _default_index(ids.shape[0], xp)).drop_duplicates()  # fmt: skip
+                                        default_index(ids.shape[0], xp)).drop_duplicates()  # fmt: skip
         group = pairs._data[0].data
         kept = group >= 0  # rows of dropped (missing) keys belong to no group
         values, group = pairs._data[1].filter(kept), group[kept]
@@ -1194,9 +1194,3 @@ def _is_riptide_labels(key: Any) -> bool:
     from riptide.frame.series import Series
 
     return isinstance(key, Index | Series)
-
-
-def _default_index(n: int, xp: Any) -> Any:
-    from riptide.frame.index import default_index
-
-    return default_index(n, xp)

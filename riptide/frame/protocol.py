@@ -30,14 +30,12 @@ __all__ = ["SeriesProtocolMethods", "FrameProtocolMethods"]
 _ATTRS: dict[int, dict] = {}  # id(object) -> its attrs; the entry goes when the object is collected
 
 
-def _attrs_of(obj: Any, create: bool) -> dict:
+def _attrs_of(obj: Any) -> dict:
     key = id(obj)
     found = _ATTRS.get(key)
     if found is None:
-        found = {}
-        if create:
-            _ATTRS[key] = found
-            weakref.finalize(obj, _ATTRS.pop, key, None)
+        found = _ATTRS[key] = {}
+        weakref.finalize(obj, _ATTRS.pop, key, None)
     return found
 
 
@@ -45,13 +43,17 @@ class _ProtocolMethods:
     __slots__ = ()
 
     @property
+    def _constructor(self) -> type:
+        return type(self)
+
+    @property
     def attrs(self) -> dict:
         """User metadata of this object (a dict; not carried into the results of operations)."""
-        return _attrs_of(self, create=True)
+        return _attrs_of(self)
 
     @attrs.setter
     def attrs(self, value: Any) -> None:
-        attrs = _attrs_of(self, create=True)
+        attrs = _attrs_of(self)
         attrs.clear()
         attrs.update(dict(value))
 
@@ -66,10 +68,6 @@ class SeriesProtocolMethods(_ProtocolMethods):
     __slots__ = ()
 
     @property
-    def _constructor(self) -> type:
-        return type(self)
-
-    @property
     def _constructor_expanddim(self) -> type:
         from riptide.frame.dataframe import DataFrame
 
@@ -80,10 +78,6 @@ class FrameProtocolMethods(_ProtocolMethods):
     """Constructors, ``attrs`` and ``infer_objects`` of :class:`riptide.DataFrame`."""
 
     __slots__ = ()
-
-    @property
-    def _constructor(self) -> type:
-        return type(self)
 
     @property
     def _constructor_sliced(self) -> type:

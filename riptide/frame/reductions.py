@@ -340,7 +340,8 @@ def _masked_float_op(values: Any, valid: Any, count: Any, op: str, base: np.dtyp
 
 # --------------------------------------------------------------------------- quantile
 
-_TABLE_INTERPOLATIONS = ("nearest", "higher", "lower")
+#: method="table": how each interpolation rounds a quantile's rank (NumPy's rules for these methods)
+_TABLE_INTERPOLATIONS = {"nearest": np.around, "higher": np.ceil, "lower": np.floor}
 
 
 def quantile_frame(frame: Any, q: Any = 0.5, axis: Any = 0, numeric_only: bool = False,
@@ -393,11 +394,14 @@ def _table_quantile_rows(columns: list[Column], n: int, qs: list[float], interpo
     """The rows at the quantiles' ranks of the rows sorted by all ``columns`` (pandas' ``method="table"``)."""
     from riptide.core.ops.sorting import argsort_columns
 
-    if n == 0 or not columns:
-        return [column.take_or_missing(columns[0].xp.full(len(qs), -1, dtype=np.int64)) for column in columns] \
-            if columns else []  # fmt: skip
+    if not columns:
+        return []
     xp = columns[0].xp
+    if n == 0:
+        missing = xp.full(len(qs), -1, dtype=np.int64)
+        return [column.take_or_missing(missing) for column in columns]
     order = argsort_columns(columns, na_position="last")
-    ranks = np.quantile(np.arange(n), qs, method=interpolation).astype(np.int64)  # a few host positions
+    # np.quantile(np.arange(n), qs, method=interpolation) without the n positions: its virtual index, rounded
+    ranks = _TABLE_INTERPOLATIONS[interpolation]((n - 1) * np.asarray(qs, dtype=np.float64)).astype(np.int64)
     rows = order[_device.to_device(ranks, xp)]
     return [column.take(rows) for column in columns]

@@ -41,6 +41,7 @@ from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, as_column
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.ops.grouping import first_row_of_each
+from riptide.frame.sorting import _frame_axis, _series_axis
 
 __all__ = ["SeriesReshapeMethods", "FrameReshapeMethods", "melt", "get_dummies", "sample_positions"]
 
@@ -439,8 +440,7 @@ class SeriesReshapeMethods:
         >>> int(rt.Series([7]).squeeze()), len(rt.Series([1, 2]).squeeze())
         (7, 2)
         """
-        if axis not in (None, 0, "index", "rows"):
-            raise ValueError(f"No axis named {axis} for object type Series")
+        _series_axis(axis)
         return self.iloc[0] if len(self) == 1 else self
 
     def sample(self, n: int | None = None, frac: float | None = None, replace: bool = False, weights: Any = None,
@@ -523,7 +523,7 @@ class FrameReshapeMethods:
         >>> rt.DataFrame({"a": [1, 2]}).squeeze().tolist(), int(rt.DataFrame({"a": [5]}).squeeze())
         ([1, 2], 5)
         """
-        axes = (0, 1) if axis is None else (_frame_axis_number(axis),)
+        axes = (0, 1) if axis is None else (_frame_axis(axis),)
         result = self
         if 1 in axes and len(result.columns) == 1:
             result = result.iloc[:, 0]
@@ -591,10 +591,3 @@ class FrameReshapeMethods:
              value_name: Hashable = "value", col_level: Any = None, ignore_index: bool = True) -> Any:  # fmt: skip
         """Unpivot from wide to long (see :func:`riptide.frame.reshape.melt`)."""
         return melt(self, id_vars, value_vars, var_name, value_name, col_level, ignore_index)
-
-
-def _frame_axis_number(axis: Any) -> int:
-    numbers = {0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}
-    if axis not in numbers:
-        raise ValueError(f"No axis named {axis} for object type DataFrame")
-    return numbers[axis]

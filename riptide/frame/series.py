@@ -20,7 +20,7 @@ from riptide.core.ops import binary, cast, missing, reduce, scan
 from riptide.frame import indexing
 from riptide.frame.index import Index, as_index, default_index
 from riptide.frame.operators import OperatorMethods
-from riptide.frame.sorting import SeriesSortingMethods
+from riptide.frame.sorting import SeriesSortingMethods, _series_axis
 from riptide.frame.groupby import SeriesGroupByMethods
 from riptide.frame.merge import SeriesMergeMethods
 from riptide.frame.reshape import SeriesReshapeMethods
@@ -647,8 +647,7 @@ class Series(
         return self._finish_inplace(result, inplace)
 
     def clip(self, lower: Any = None, upper: Any = None, *, axis: Any = None, inplace: bool = False) -> Any:
-        if axis not in (None, 0, "index", "rows"):
-            raise ValueError(f"No axis named {axis} for object type Series")
+        _series_axis(axis)
         result = self
         if lower is not None and not (is_scalar(lower) and missing.is_missing_scalar(lower)):
             result = result.where((result >= lower) | result.isna(), lower)

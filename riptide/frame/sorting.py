@@ -287,8 +287,7 @@ def searchsorted(column: Column, value: Any, side: str = "left", sorter: Any = N
         raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
     xp = column.xp
     if sorter is not None:
-        order = sorter if _device.is_device_array(sorter) else _device.to_device(np.asarray(sorter), xp)
-        column = column.take(xp.asarray(order, dtype=np.int64))
+        column = column.take(_device.to_device(sorter, xp).astype(np.int64, copy=False))
     if isinstance(column, StringColumn) and column.can_hold_missing() and bool(column.isna().any()):
         # one scalar read: pandas' text arrays refuse the search when they hold missing values
         raise ValueError("searchsorted requires array to be sorted, which is impossible with NAs present.")

@@ -40,19 +40,16 @@ from typing import Any
 import numpy as np
 
 from riptide import _device
-from riptide.core.kernels.scatter import from_ordered_int, ordered_int, scatter_add, scatter_min
+from riptide.core.kernels.scatter import scatter_add
 from riptide.graph._arrays import bincount
 from riptide.graph._checks import as_riptide_graph
 from riptide.graph.exceptions import NetworkXError, NetworkXPointlessConcept, NodeNotFound, \
     PowerIterationFailedConvergence  # fmt: skip
-from riptide.graph.shortest_paths import _csr
+from riptide.graph.shortest_paths import _batched_distances, _csr
 from riptide.graph.traversal import find_node, gather_rows
 
 __all__ = ["degree_centrality", "betweenness_centrality", "edge_betweenness_centrality", "closeness_centrality",
            "katz_centrality", "eigenvector_centrality"]  # fmt: skip
-
-_INF_KEY = int(ordered_int(np.array([np.inf]), np)[0])
-
 
 def degree_centrality(G: Any) -> Any:
     """Each node's degree divided by ``n - 1`` (in + out degree for a directed graph), as NetworkX.
@@ -91,33 +88,6 @@ def _arc_weights(G: Any, weight: Any, csr: tuple) -> Any:
     if callable(weight):
         raise TypeError("riptide.graph takes weight as an edge attribute name; weight functions are not supported")
     return G._edge_weights(weight)[csr[2]]
-
-
-def _batched_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any) -> Any:
-    """float64 distances over the states ``b * n + v`` (inf: unreached) from ``sources`` (dense ids, one per
-    batch row), by frontier relaxation (breadth-first when ``arc_weights`` is None)."""
-    xp = G.xp
-    n = G.number_of_nodes()
-    offsets, targets = csr[0], csr[1]
-    B = sources.shape[0]
-    states = xp.arange(B, dtype=np.int64) * n + sources
-    keys = xp.full(B * n, _INF_KEY, dtype=np.int64)
-    keys[states] = 0  # ordered_int(0.0)
-    improved = xp.zeros(B * n, dtype=bool)
-    frontier = states
-    while frontier.shape[0]:  # one scalar read per round: the number of improved states
-        vertex = frontier % n
-        rows, positions = gather_rows(offsets, vertex, xp)
-        heads = (frontier - vertex)[rows] + targets[positions]
-        step = 1.0 if arc_weights is None else arc_weights[positions]
-        offered = ordered_int(from_ordered_int(keys[frontier], xp)[rows] + step, xp)
-        better = offered < keys[heads]
-        heads, offered = heads[better], offered[better]
-        scatter_min(keys, heads, offered, xp)
-        improved[heads] = True
-        frontier = xp.flatnonzero(improved)
-        improved[frontier] = False
-    return from_ordered_int(keys, xp)
 
 
 def _brandes_levels(G: Any, sources: Any, csr: tuple, edge_scores: Any = None) -> tuple[Any, Any]:

@@ -402,6 +402,11 @@ class Graph:
             if nodes is not None and not self.has_node(nodes):
                 raise NetworkXError(f"Node {nodes} in sequence nbunch is not a valid node.")
             nodes = [] if nodes is None else [nodes]
+        return self._ids_of_listed(nodes)
+
+    def _ids_of_listed(self, nodes: Any) -> Any:
+        """Dense ids (device int64) of the nodes of an iterable that are in the graph, in order, first occurrences
+        only; an unhashable item raises NetworkXError."""
         index = self._index()
         seen: dict[int, None] = {}
         for node in nodes:  # the user's list, on the host

@@ -181,16 +181,7 @@ def _selection(G: Any, nodes: Any) -> tuple[str, Any]:
         items = iter(nodes)
     except TypeError:
         raise NetworkXError("nbunch is not a node or a sequence of nodes.") from None
-    index = G._index()
-    ids: dict[int, None] = {}
-    for node in items:
-        try:
-            i = index.get(node)
-        except TypeError:
-            raise NetworkXError(f"Node {node} in sequence nbunch is not a valid node.") from None
-        if i is not None:
-            ids.setdefault(i, None)
-    return "some", _device.to_device(np.asarray(list(ids), dtype=np.int64), G.xp)
+    return "some", G._ids_of_listed(items)
 
 
 def _answer(G: Any, values: Any, nodes: Any) -> Any:

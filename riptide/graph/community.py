@@ -78,6 +78,7 @@ from riptide.core.kernels.scatter import scatter_max, scatter_min
 from riptide.core.kernels.sort import stable_argsort, stable_argsort_with_values
 from riptide.graph._arrays import bincount
 from riptide.graph._checks import as_riptide_graph, require_undirected
+from riptide.graph.components import _components
 from riptide.graph.exceptions import NetworkXError, NetworkXNotImplemented
 
 __all__ = ["louvain_communities", "louvain_partitions", "leiden_communities", "leiden_partitions",
@@ -144,13 +145,18 @@ class _Level:
         cs, cd = vertex_to_new[self.src], vertex_to_new[self.dst]
         if not self.directed:
             cs, cd = xp.minimum(cs, cd), xp.maximum(cs, cd)
-        order, keys = stable_argsort_with_values(cs * n2 + cd, xp)
-        first = xp.ones(keys.shape[0], dtype=bool)
-        first[1:] = keys[1:] != keys[:-1]
-        run = xp.cumsum(first) - 1
-        runs = keys[first]
-        weights = bincount(run, int(runs.shape[0]), xp, weights=self.w[order])
+        runs, weights = _sum_by_key(cs * n2 + cd, self.w, xp)
         return _Level(xp, n2, runs // n2, runs % n2, weights, self.directed), vertex_to_new
+
+
+def _sum_by_key(keys: Any, weights: Any, xp: types.ModuleType) -> tuple[Any, Any]:
+    """``(distinct keys in increasing order, the sum of ``weights`` per key)``: one sort and a segmented sum."""
+    order, keys = stable_argsort_with_values(keys, xp)
+    first = xp.ones(keys.shape[0], dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    distinct = keys[first]
+    # one scalar read (the number of distinct keys, behind the boolean mask)
+    return distinct, bincount(xp.cumsum(first) - 1, int(distinct.shape[0]), xp, weights=weights[order])
 
 
 def _base_level(G: Any, weight: str | None) -> tuple[_Level, float]:
@@ -186,13 +192,7 @@ def _sweep(level: _Level, com: Any, m: float, resolution: float, salt: int, othe
     active = _active(n, salt, other_half, xp)
     chosen = xp.flatnonzero(active[level.arc_u])
     arc_u = level.arc_u[chosen]
-    order, keys = stable_argsort_with_values(arc_u.astype(np.int64) * n + com[level.arc_v[chosen]], xp)
-    first = xp.ones(keys.shape[0], dtype=bool)
-    first[1:] = keys[1:] != keys[:-1]
-    run = xp.cumsum(first) - 1
-    pairs = keys[first]
-    # one scalar read (the pair count, behind the boolean mask above)
-    w_uc = bincount(run, int(pairs.shape[0]), xp, weights=level.arc_w[chosen][order])
+    pairs, w_uc = _sum_by_key(arc_u.astype(np.int64) * n + com[level.arc_v[chosen]], level.arc_w[chosen], xp)
     u, c = pairs // n, pairs % n
     own = c == com[u]
     k_out, k_in = level.k_out[u], level.k_in[u]
@@ -279,14 +279,7 @@ def _local_moving(level: _Level, m: float, resolution: float, salt: int, start: 
 
 def _partition_sets(G: Any, node_com: Any) -> list[set]:
     """The communities as sets of original nodes, listed by community label (see :func:`_levels`)."""
-    com = _device.to_host(node_com)  # one transfer: the answer is Python sets
-    order = np.argsort(com, kind="stable")
-    sorted_com = com[order]
-    cuts = np.flatnonzero(sorted_com[1:] != sorted_com[:-1]) + 1
-    groups = np.split(order, cuts) if len(order) else []
-    labels = np.empty(G.number_of_nodes(), dtype=object)
-    labels[:] = G._host_labels()
-    return [set(labels[members].tolist()) for members in groups]
+    return list(_components(G, node_com))  # the nodes grouped by label, in label order: one transfer
 
 
 def _salt_of(seed: Any) -> int:
@@ -302,43 +295,14 @@ def _salt_of(seed: Any) -> int:
     raise ValueError(f"{seed} cannot be used to generate a numpy.random.RandomState instance")
 
 
-def _levels(G: Any, weight: str | None, resolution: float, threshold: float, refine: bool,
-            seed: Any) -> Iterator[Any]:  # fmt: skip
+def _levels(G: Any, weight: str | None, resolution: float, threshold: float, seed: Any,
+            leiden: bool = False) -> Iterator[Any]:  # fmt: skip
     """Louvain's levels, each as the community label of every node (a device array): the sets are made only for
-    the levels the caller keeps (see :func:`_last`)."""
-    salt = _salt_of(seed)
-    xp, n = G.xp, G.number_of_nodes()
-    node_to_vertex = xp.arange(n, dtype=np.int64)
-    if G.number_of_edges() == 0:
-        yield node_to_vertex
-        return
-    level, m = _base_level(G, weight)
-    quality = level.modularity(node_to_vertex, m, resolution)
-    first = True
-    while True:
-        com, moved = _local_moving(level, m, resolution, salt)
-        salt += 1
-        if refine:
-            com = _split_disconnected(level, com)
-        if not moved and not first:
-            return
-        first = False
-        # Communities are listed by label, as NetworkX lists them: a community's label is the id of the vertex
-        # whose singleton it grew from, and the next level numbers the communities in label order.
-        yield com[node_to_vertex]
-        new_quality = level.modularity(com, m, resolution)
-        if new_quality - quality <= threshold:
-            return
-        quality = new_quality
-        level, vertex_to_new = level.aggregate(com)
-        node_to_vertex = vertex_to_new[node_to_vertex]
+    the levels the caller keeps (see :func:`_last`).
 
-
-def _leiden_levels(G: Any, weight: str | None, resolution: float, threshold: float, seed: Any) -> Iterator[Any]:
-    """Leiden's levels (node labels, as :func:`_levels`): local moving (from the previous level's communities),
-    communities cut into connected pieces, then the *refinement* (local moving from singletons, each vertex
-    confined to its community) whose finer communities become the next level's vertices, starting in their
-    parent community."""
+    With ``leiden``, Leiden's levels: local moving (from the previous level's communities), communities cut into
+    connected pieces, then the *refinement* (:func:`_refined_level`) whose finer communities become the next
+    level's vertices, starting in their parent community."""
     salt = _salt_of(seed)
     xp, n = G.xp, G.number_of_nodes()
     node_to_vertex = xp.arange(n, dtype=np.int64)
@@ -351,26 +315,39 @@ def _leiden_levels(G: Any, weight: str | None, resolution: float, threshold: flo
     while True:
         com, moved = _local_moving(level, m, resolution, salt, start)
         salt += 1
-        com = _split_disconnected(level, com)
+        if leiden:
+            com = _split_disconnected(level, com)
         if not moved and not first:
             return
         first = False
+        # Communities are listed by label, as NetworkX lists them: a community's label is the id of the vertex
+        # whose singleton it grew from, and the next level numbers the communities in label order.
         yield com[node_to_vertex]
         new_quality = level.modularity(com, m, resolution)
         if new_quality - quality <= threshold:
             return
         quality = new_quality
-        refined, _ = _local_moving(level, m, resolution, salt + 7777, None, com)
-        refined = _split_disconnected(level, refined)  # still inside the communities: splitting only cuts
-        new_level, vertex_to_new = level.aggregate(refined)
-        # The next level starts from the communities: each refined vertex in its parent community, labelled by
-        # the smallest new vertex of that community.
-        parent = xp.zeros(new_level.n, dtype=np.int64)
-        parent[vertex_to_new] = com
-        representative = xp.full(level.n, new_level.n, dtype=np.int64)
-        scatter_min(representative, parent, xp.arange(new_level.n, dtype=np.int64), xp)
-        start = representative[parent]
-        level, node_to_vertex = new_level, vertex_to_new[node_to_vertex]
+        if leiden:
+            level, vertex_to_new, start = _refined_level(level, com, m, resolution, salt + 7777)
+        else:
+            level, vertex_to_new = level.aggregate(com)
+        node_to_vertex = vertex_to_new[node_to_vertex]
+
+
+def _refined_level(level: _Level, com: Any, m: float, resolution: float, salt: int) -> tuple[_Level, Any, Any]:
+    """Leiden's next level: local moving from singletons, each vertex confined to its community in ``com``; the
+    refined communities are aggregated. Returns ``(next level, each vertex's new id, the next level's start)``,
+    the start putting each refined vertex in its parent community, labelled by the community's smallest new
+    vertex."""
+    xp = level.xp
+    refined, _ = _local_moving(level, m, resolution, salt, None, com)
+    refined = _split_disconnected(level, refined)  # still inside the communities: splitting only cuts
+    new_level, vertex_to_new = level.aggregate(refined)
+    parent = xp.zeros(new_level.n, dtype=np.int64)
+    parent[vertex_to_new] = com
+    representative = xp.full(level.n, new_level.n, dtype=np.int64)
+    scatter_min(representative, parent, xp.arange(new_level.n, dtype=np.int64), xp)
+    return new_level, vertex_to_new, representative[parent]
 
 
 def _split_disconnected(level: _Level, com: Any) -> Any:
@@ -416,7 +393,7 @@ def louvain_partitions(G: Any, weight: str | None = "weight", resolution: float 
     [[[0, 1, 2], [3, 4, 5]]]
     """
     G = as_riptide_graph(G)  # a generator function, as NetworkX's: nothing runs until the first level is asked for
-    yield from _as_sets(G, _levels(G, weight, resolution, threshold, False, seed))
+    yield from _as_sets(G, _levels(G, weight, resolution, threshold, seed))
 
 
 def louvain_communities(G: Any, weight: str | None = "weight", resolution: float = 1, threshold: float = 0.0000001,
@@ -431,7 +408,7 @@ def louvain_communities(G: Any, weight: str | None = "weight", resolution: float
     """
     _check_max_level(max_level)
     G = as_riptide_graph(G)
-    return _last(G, _levels(G, weight, resolution, threshold, False, seed), max_level)
+    return _last(G, _levels(G, weight, resolution, threshold, seed), max_level)
 
 
 def leiden_partitions(G: Any, weight: str | None = "weight", resolution: float = 1,
@@ -440,7 +417,7 @@ def leiden_partitions(G: Any, weight: str | None = "weight", resolution: float =
     Not implemented for directed graphs, as NetworkX declares."""
     G = as_riptide_graph(G)
     require_undirected(G)
-    return _as_sets(G, _leiden_levels(G, weight, resolution, 0.0000001, seed))
+    return _as_sets(G, _levels(G, weight, resolution, 0.0000001, seed, leiden=True))
 
 
 def leiden_communities(G: Any, weight: str | None = "weight", resolution: float = 1, max_level: int | None = None,
@@ -455,7 +432,7 @@ def leiden_communities(G: Any, weight: str | None = "weight", resolution: float 
     _check_max_level(max_level)
     G = as_riptide_graph(G)
     require_undirected(G)
-    return _last(G, _leiden_levels(G, weight, resolution, 0.0000001, seed), max_level)
+    return _last(G, _levels(G, weight, resolution, 0.0000001, seed, leiden=True), max_level)
 
 
 # ---------------------------------------------------------------------- modularity
@@ -469,6 +446,8 @@ def modularity(G: Any, communities: Any, weight: str | None = "weight", resoluti
     >>> round(modularity(from_edgelist([(0, 1), (2, 3)]), [{0, 1}, {2, 3}]), 6)
     0.5
     """
+    from riptide.graph.classes import _hashable
+
     G_in = G
     if not isinstance(communities, list):
         communities = list(communities)
@@ -497,14 +476,6 @@ def modularity(G: Any, communities: Any, weight: str | None = "weight", resoluti
     return level.modularity(com, m, resolution)
 
 
-def _hashable(node: Any) -> bool:
-    try:
-        hash(node)
-    except TypeError:
-        return False
-    return True
-
-
 # ---------------------------------------------------------------------- label propagation
 
 
@@ -528,14 +499,13 @@ def label_propagation_communities(G: Any) -> Any:
     label = xp.arange(n, dtype=np.int64)
     arc_u, arc_v = G._arc_src, G._indices
     has_neighbours = xp.diff(G._offsets) > 0
-    while True:
-        best, keeps = _most_frequent(arc_u, label[arc_v], label, n, xp)
-        if bool((keeps | ~has_neighbours).all()):  # one scalar read: every node holds a most frequent label
-            break
+    best, keeps = _most_frequent(arc_u, label[arc_v], label, n, xp)
+    # one scalar read per round: every node holds a most frequent label
+    while not bool((keeps | ~has_neighbours).all()):
         for k in range(n_colours):  # one colour class at a time: its nodes are never adjacent
-            best, keeps = _most_frequent(arc_u, label[arc_v], label, n, xp)
             update = (colour == k) & has_neighbours & ~keeps
             label = where(xp, update, best, label)
+            best, keeps = _most_frequent(arc_u, label[arc_v], label, n, xp)  # after the last class: the check
     return _groups_in_node_order(G, label).values()
 
 

@@ -55,7 +55,7 @@ from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import lexsort, stable_argsort
 from riptide.graph._checks import as_riptide_graph
 from riptide.graph.exceptions import NetworkXNoPath, NetworkXUnbounded, NodeNotFound
-from riptide.graph.traversal import bfs_tree_levels, find_node, gather_rows, path_lengths
+from riptide.graph.traversal import _first_occurrences, bfs_tree_levels, find_node, gather_rows, path_lengths
 
 __all__ = ["single_source_shortest_path", "all_pairs_shortest_path", "all_pairs_shortest_path_length",
            "single_source_dijkstra", "single_source_dijkstra_path", "single_source_dijkstra_path_length",
@@ -101,18 +101,32 @@ def sssp_distances(G: Any, source: int, arc_weights: Any, cutoff: Any = None, cs
     >>> sssp_distances(G, 0, G._arc_weights("weight")).tolist()
     [0.0, 3.0, 1.0]
     """
+    offsets, targets = csr[:2] if csr is not None else (G._offsets, G._indices)
+    return _batched_distances(G, G.xp.asarray([source], dtype=np.int64), (offsets, targets), arc_weights, cutoff,
+                              negative)  # fmt: skip
+
+
+def _batched_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any, cutoff: Any = None,
+                       negative: bool = False) -> Any:  # fmt: skip
+    """float64 distances over the states ``b * n + v`` (source ``sources[b]``, vertex v; inf: unreached) by
+    frontier relaxation over ``csr`` (``(offsets, targets, ...)``), breadth-first when ``arc_weights`` is None
+    (every arc counts 1); ``cutoff`` and ``negative`` as in :func:`sssp_distances`."""
     xp = G.xp
     n = G.number_of_nodes()
-    offsets, targets = csr if csr is not None else (G._offsets, G._indices)
-    keys = xp.full(n, _INF_KEY, dtype=np.int64)  # ordered_int(distance): exact int64 atomics for the minimum
-    keys[source] = 0  # ordered_int(0.0)
-    improved = xp.zeros(n, dtype=bool)
-    frontier = xp.asarray([source], dtype=np.int64)
+    offsets, targets = csr[0], csr[1]
+    B = sources.shape[0]
+    states = xp.arange(B, dtype=np.int64) * n + sources
+    keys = xp.full(B * n, _INF_KEY, dtype=np.int64)  # ordered_int(distance): exact int64 atomics for the minimum
+    keys[states] = 0  # ordered_int(0.0)
+    improved = xp.zeros(B * n, dtype=bool)
+    frontier = states
     rounds = 0
-    while frontier.shape[0]:  # one scalar read per round: the number of improved vertices
-        rows, positions = gather_rows(offsets, frontier, xp)
-        heads = targets[positions]
-        offered = from_ordered_int(keys[frontier], xp)[rows] + arc_weights[positions]
+    while frontier.shape[0]:  # one scalar read per round: the number of improved states
+        vertex = frontier % n
+        rows, positions = gather_rows(offsets, vertex, xp)
+        heads = (frontier - vertex)[rows] + targets[positions]
+        step = 1.0 if arc_weights is None else arc_weights[positions]
+        offered = from_ordered_int(keys[frontier], xp)[rows] + step
         if cutoff is not None:
             within = offered <= cutoff
             heads, offered = heads[within], offered[within]
@@ -523,10 +537,9 @@ def _bidirectional_path(G: Any, source: int, target: int) -> list | None:
         rows, positions = gather_rows(offsets, frontier, xp)
         neighbours = targets[positions]
         fresh = xp.flatnonzero(mine[neighbours] == unseen)
-        order = xp.arange(fresh.shape[0], dtype=np.int64)
-        scatter_min(claim, neighbours[fresh], order, xp)
-        first = fresh[claim[neighbours[fresh]] == order]
-        claim[neighbours[fresh]] = biggest
+        fresh_ids = neighbours[fresh]
+        first = fresh[_first_occurrences(fresh_ids, claim, xp)]
+        claim[fresh_ids] = biggest  # the other side may claim these vertices later
         mine[neighbours[first]] = frontier[rows[first]]
         hits = _device.to_host(neighbours[xp.flatnonzero(other[neighbours] != unseen)[:1]])  # one small read per level
         if hits.shape[0]:

@@ -117,13 +117,8 @@ def _first_occurrences(ids: Any, claim: Any, xp: Any) -> Any:
 
 
 def find_node(G: Any, node: Any) -> int | None:
-    """The dense id of ``node`` or None (``G._find``, which also covers graphs numbered on the host, whose
-    labels live only in a Python list)."""
-    if G._labels is None and G._label_index is None and G.number_of_nodes():
-        try:
-            return G._index().get(node)
-        except TypeError:  # unhashable: never a node
-            return None
+    """The dense id of ``node`` or None (``G._find``: it also covers graphs numbered on the host, whose labels
+    live only in a Python list, and unhashable nodes)."""
     return G._find(node)
 
 

@@ -657,8 +657,6 @@ def _numeric(data: Any) -> Any:
 
 def _inferred(text: Any, starts: Any, lengths: Any, padded: Any, missing: Any, xp: types.ModuleType) -> Any:
     """The column pandas' parser infers: bool, int64, float64 (int with missing values too) or str."""
-    from riptide.core.ops.parse_number import parse_numbers
-
     valid = ~missing
     n_valid = int(xp.count_nonzero(valid))  # one scalar read: an all-missing column is float64
     n_missing = int(missing.shape[0]) - n_valid
@@ -687,8 +685,7 @@ def _inferred(text: Any, starts: Any, lengths: Any, padded: Any, missing: Any, x
         if rest.shape[0] > _PROBE_ROWS and _some_not_number(padded, starts[rest[:_PROBE_ROWS]],
                                                             lengths[rest[:_PROBE_ROWS]], xp):  # fmt: skip
             return _text(text, missing)  # e.g. timestamps: they start with a digit, and one text value decides
-        sub = _Text(padded, starts[rest], lengths[rest], xp)
-        p = parse_numbers(sub.offsets, sub.chars, xp)
+        p = _parse_fields(padded, starts[rest], lengths[rest], xp)
         # one scalar read: some value is not a number (text), some integer is beyond int64 (pyarrow path)
         not_number, big = (bool(flag) for flag in _device.to_host(xp.stack([
             (p.invalid | p.empty).any(), p.big_int.any()])))  # fmt: skip
@@ -703,13 +700,18 @@ def _inferred(text: Any, starts: Any, lengths: Any, padded: Any, missing: Any, x
     return _numeric(xp.where(missing, np.nan, floats))
 
 
-def _some_not_number(padded: Any, starts: Any, lengths: Any, xp: types.ModuleType) -> bool:
-    """Whether one of these fields does not parse as a number (a few rows parsed before all of them: a column
-    with one such value is text, so a text column that looks numeric at first byte is settled cheaply)."""
+def _parse_fields(padded: Any, starts: Any, lengths: Any, xp: types.ModuleType) -> Any:
+    """These fields through the general number parser (:func:`riptide.core.ops.parse_number.parse_numbers`)."""
     from riptide.core.ops.parse_number import parse_numbers
 
     sub = _Text(padded, starts, lengths, xp)
-    p = parse_numbers(sub.offsets, sub.chars, xp)
+    return parse_numbers(sub.offsets, sub.chars, xp)
+
+
+def _some_not_number(padded: Any, starts: Any, lengths: Any, xp: types.ModuleType) -> bool:
+    """Whether one of these fields does not parse as a number (a few rows parsed before all of them: a column
+    with one such value is text, so a text column that looks numeric at first byte is settled cheaply)."""
+    p = _parse_fields(padded, starts, lengths, xp)
     return bool((p.invalid | p.empty).any())  # one scalar read
 
 

@@ -360,9 +360,10 @@ class _Decoder:
         split = np.zeros(pt.shape[0], dtype=bool)
         split[decode_list] = compressed[decode_list] & (body[decode_list] > K.SNAPPY_BLOCK)
         n_blocks = np.where(split, -(-body // K.SNAPPY_BLOCK), 1)
-        base = np.where(split, np.cumsum(np.where(split, n_blocks, 0)) - np.where(split, n_blocks, 0), -1)
+        indexed = np.where(split, n_blocks, 0)  # entries of `index` per page
+        base = np.where(split, np.cumsum(indexed) - indexed, -1)
         split_list = np.flatnonzero(split)
-        index = self.xp.empty(max(int(n_blocks[split].sum()), 1), dtype=np.int64)
+        index = self.xp.empty(max(int(indexed.sum()), 1), dtype=np.int64)
         base_dev = self._device_i64(base if base.size else np.zeros(1, dtype=np.int64))
         self._warps("pq_snappy_index", len(split_list), buf, pages, self._device_i64(split_list), len(split_list),
                     index, base_dev, error)  # fmt: skip

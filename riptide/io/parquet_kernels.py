@@ -528,14 +528,21 @@ DEV void snappy_index_warp(const u8* src, i64 n, i64 expect, i64* index, int* er
     if (warp_any(unsplit) && lane == 0) index[0] = -1;
 }
 
+// A page's bytes before its (maybe compressed) values: a data page v2's levels, never compressed; -1 when they do
+// not fit the page.
+DEV i64 page_prefix(const i64* P) {
+    i64 pre = P[P_TYPE] == 3 ? P[P_DEFLEN] + P[P_REPLEN] : 0;
+    return (pre < 0 || pre > P[P_CSIZE] || pre > P[P_USIZE]) ? -1 : pre;
+}
+
 extern "C" __global__ void pq_snappy_index(const u8* in, const i64* pages, const i64* list, i64 n, i64* index,
                                            const i64* base, int* error) {
     i64 item = warp_item();
     if (item >= n) return;
     i64 page = list[item];
     const i64* P = pages + page * PF;
-    i64 pre = P[P_TYPE] == 3 ? P[P_DEFLEN] + P[P_REPLEN] : 0;
-    if (pre < 0 || pre > P[P_CSIZE] || pre > P[P_USIZE]) { if (lane_id() == 0) fail(error, 2); return; }
+    i64 pre = page_prefix(P);
+    if (pre < 0) { if (lane_id() == 0) fail(error, 2); return; }
     snappy_index_warp(in + P[P_DATA] + pre, P[P_CSIZE] - pre, P[P_USIZE] - pre, index + base[page], error);
 }
 
@@ -550,8 +557,8 @@ extern "C" __global__ void pq_decompress(const u8* in, const i64* pages, const i
     const u8* src = in + P[P_DATA];
     u8* dst = out + P[P_OUT];
     i64 cs = P[P_CSIZE], us = P[P_USIZE];
-    i64 pre = type == 3 ? P[P_DEFLEN] + P[P_REPLEN] : 0;
-    if (pre < 0 || pre > cs || pre > us) { if (lane_id() == 0) fail(error, 2); return; }
+    i64 pre = page_prefix(P);
+    if (pre < 0) { if (lane_id() == 0) fail(error, 2); return; }
     const i64* starts = block >= 0 ? index + base[page] : 0;
     if (block > 0 && starts[0] < 0) return;  // not split after all: block 0 decodes the whole page
     if (block <= 0) warp_copy(src, dst, pre);

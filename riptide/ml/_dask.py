@@ -341,31 +341,18 @@ def _moments(estimator: Any, X: Any) -> tuple[int, Any, Any, np.dtype]:
 
 def fit_pca(estimator: Any, X: Any) -> Any:
     """PCA.fit on a Dask collection: the covariance from per-block Gram matrices and column sums, then eigh."""
-    from sklearn.decomposition._pca import _infer_dimension
-
-    from riptide.ml.decomposition._pca import _flip_signs
+    from riptide.ml.decomposition._pca import _check_n_components, _eigh_components, _resolve_n_components
 
     n_samples, sums, XtX, dtype = _moments(estimator, X)
     n_features = XtX.shape[0]
     n_components = min(n_samples, n_features) if estimator.n_components is None else estimator.n_components
-    if n_components == "mle":
-        if n_samples < n_features:
-            raise ValueError("n_components='mle' is only supported if n_samples >= n_features")
-    elif not 0 <= n_components <= min(n_samples, n_features):
-        raise ValueError(f"n_components={n_components} must be between 0 and min(n_samples, n_features)="
-                         f"{min(n_samples, n_features)} with svd_solver='covariance_eigh'")  # fmt: skip
+    _check_n_components(n_components, n_samples, n_features, "covariance_eigh")
     estimator._fit_svd_solver = "covariance_eigh"
     mean = sums / n_samples
     C = (XtX - n_samples * np.outer(mean, mean)) / (n_samples - 1)
-    eigenvalues, vectors = np.linalg.eigh(C)
-    explained = np.maximum(eigenvalues[::-1], 0.0)
-    singular = np.sqrt(explained * (n_samples - 1))
-    Vt = _flip_signs(vectors[:, ::-1].T, np)
+    explained, singular, Vt = _eigh_components(C, n_samples)
     ratio = explained / explained.sum()
-    if n_components == "mle":
-        n_components = int(_infer_dimension(explained, n_samples))
-    elif 0 < n_components < 1.0:
-        n_components = int(np.searchsorted(np.cumsum(ratio), n_components, side="right") + 1)
+    n_components = _resolve_n_components(n_components, explained, ratio, n_samples)
     k = min(n_features, n_samples)
     noise = float(explained[n_components:k].mean()) if n_components < k else 0.0
     estimator._store(dtype, mean, Vt[:n_components], explained[:n_components], ratio[:n_components],
@@ -377,6 +364,7 @@ def fit_truncated_svd(estimator: Any, X: Any) -> Any:
     """TruncatedSVD.fit on a Dask collection: the top eigenvectors of the per-block Gram matrices' sum; the
     explained variances from the same sums (the projected data's variance is ``v^T cov v``)."""
     from riptide.ml.decomposition._pca import _flip_signs
+    from riptide.ml.decomposition._truncated_svd import _gram_top
 
     n_samples, sums, XtX, dtype = _moments(estimator, X)
     n_features = XtX.shape[0]
@@ -386,10 +374,8 @@ def fit_truncated_svd(estimator: Any, X: Any) -> Any:
     k = estimator.n_components
     if k > n_features or (estimator.algorithm == "arpack" and k >= min(n_samples, n_features)):
         raise ValueError(f"n_components({k}) must be <= n_features({n_features}).")
-    eigenvalues, vectors = np.linalg.eigh(XtX)
-    top = np.argsort(eigenvalues)[::-1][:k]
-    sigma = np.sqrt(np.maximum(eigenvalues[top], 0.0))
-    Vt = _flip_signs(np.ascontiguousarray(vectors[:, top].T), np)
+    sigma, Vt = _gram_top(XtX, k)
+    Vt = _flip_signs(Vt, np)
     mean = sums / n_samples
     cov = XtX / n_samples - np.outer(mean, mean)  # the biased covariance, as numpy's var
     explained = np.einsum("ij,jk,ik->i", Vt, cov, Vt)

@@ -198,9 +198,10 @@ def _check_integer_power(a: Any, b: Any, xp: Any, b_missing: Any) -> None:
         return
     if np.result_type(*(x.dtype if _is_array(x) else x for x in (a, b))).kind not in "iu":
         return  # uint64 ** int64 is float64: negative exponents are fine
+    if any(_is_array(x) and x.size == 0 for x in (a, b)):
+        return  # NumPy checks the elements: an empty operand raises nothing
     if not _is_array(b):
-        # NumPy checks the elements: an empty array raises nothing
-        negative = b < 0 and not (_is_array(a) and a.size == 0)
+        negative = b < 0
     else:
         below = b < 0 if b_missing is None else (b < 0) & ~b_missing
         negative = bool(xp.any(below))  # one scalar read: an error that depends on the data

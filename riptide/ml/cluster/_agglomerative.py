@@ -30,7 +30,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from riptide import _device
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import host_form, validate_data
-from riptide.ml.cluster._neighbourhood import mutual_reachability_mst
+from riptide.ml.cluster._neighbourhood import mutual_reachability_mst, prim_orientation
 
 __all__ = ["AgglomerativeClustering"]
 
@@ -40,14 +40,10 @@ _FITTED = ("n_features_in_", "feature_names_in_", "children_", "n_connected_comp
 
 def _single_linkage_merges(u: np.ndarray, v: np.ndarray, w: np.ndarray, n: int) -> np.ndarray:
     """scikit-learn's single-linkage merge list ``(a, b, distance, size)`` from the MST edges (host arrays)."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import breadth_first_order
     from sklearn.cluster._hierarchical_fast import single_linkage_label
 
-    graph = coo_matrix((np.ones(u.shape[0]), (u, v)), shape=(n, n)).tocsr()
-    _, parent = breadth_first_order(graph, 0, directed=False, return_predecessors=True)
-    flip = parent[u] == v  # Prim's algorithm from sample 0 records an edge from the end nearer to sample 0
-    mst = np.column_stack([np.where(flip, v, u), np.where(flip, u, v), w]).astype(np.float64)
+    u, v = prim_orientation(u, v, n)  # as scikit-learn's Prim's algorithm from sample 0 records the edges
+    mst = np.column_stack([u, v, w]).astype(np.float64)
     mst = mst[np.argsort(mst[:, 2], kind="mergesort")]
     return single_linkage_label(mst)
 

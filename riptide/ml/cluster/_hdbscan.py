@@ -60,7 +60,7 @@ from sklearn.utils.validation import validate_data as _sk_validate_data
 from riptide import _device
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import host_form, input_namespace, validate_data
-from riptide.ml.cluster._neighbourhood import core_distances, mutual_reachability_mst
+from riptide.ml.cluster._neighbourhood import core_distances, mutual_reachability_mst, prim_orientation
 
 __all__ = ["HDBSCAN"]
 
@@ -68,19 +68,9 @@ _HOST_ATTRIBUTES = ("labels_", "probabilities_", "centroids_", "medoids_", "_sin
 
 
 def _single_linkage(u: Any, v: Any, w: Any) -> np.ndarray:
-    """scikit-learn's single-linkage tree from MST edges (host arrays), sorted stably by weight.
-
-    Each edge is first oriented as Prim's algorithm from point 0 (scikit-learn's) records it: from the end nearer
-    to point 0 in the tree to the other. The orientation decides which child of a merge is the left one, and so
-    the numbering of the clusters."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import breadth_first_order
-
-    n = u.shape[0] + 1
-    graph = coo_matrix((np.ones(u.shape[0]), (u, v)), shape=(n, n)).tocsr()
-    _, parent = breadth_first_order(graph, 0, directed=False, return_predecessors=True)
-    flip = parent[u] == v  # v is u's parent: the edge runs v -> u
-    u, v = np.where(flip, v, u), np.where(flip, u, v)
+    """scikit-learn's single-linkage tree from MST edges (host arrays), sorted stably by weight, each edge first
+    oriented as Prim's algorithm records it (:func:`prim_orientation`: the numbering of the clusters)."""
+    u, v = prim_orientation(u, v, u.shape[0] + 1)
     mst = np.empty(u.shape[0], dtype=MST_edge_dtype)
     mst["current_node"], mst["next_node"], mst["distance"] = u, v, w
     mst = mst[np.argsort(w, kind="stable")]

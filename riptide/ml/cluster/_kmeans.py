@@ -270,9 +270,11 @@ def _lloyd(data: _Data, sample_weight: Any, centers: Any, max_iter: int, tol: fl
     return _lloyd_twin(data.X, sample_weight, centers, max_iter, tol, xp)
 
 
-def _choice_index(cdf: Any, u: float, xp: types.ModuleType) -> Any:
-    """``RandomState.choice(n, p=p)`` given the normalized CDF of p and its one ``random_sample()`` draw."""
-    return xp.minimum(xp.searchsorted(cdf, xp.asarray([u], dtype=cdf.dtype), side="right"), cdf.shape[0] - 1)
+def _choice_index(cdf: Any, u: Any, xp: types.ModuleType) -> Any:
+    """``RandomState.choice(n, size, p=p)`` (with replacement) given the normalized CDF of p and the call's
+    ``random_sample(size)`` draws (host numbers: one, or an array of them); always an array of row numbers."""
+    draws = _device.to_device(np.atleast_1d(np.asarray(u, dtype=cdf.dtype)), xp)
+    return xp.minimum(xp.searchsorted(cdf, draws, side="right"), cdf.shape[0] - 1)
 
 
 def _kmeans_plusplus(X: Any, x_sq: Any, n_clusters: int, sample_weight: Any, random_state: Any,
@@ -375,12 +377,12 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         self.copy_x = copy_x
         self.algorithm = algorithm
 
-    def _check_params_vs_input(self, X: Any, xp: types.ModuleType) -> None:
+    def _check_params_vs_input(self, X: Any, xp: types.ModuleType, default_n_init: int = 10) -> None:
         if X.shape[0] < self.n_clusters:
             raise ValueError(f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}.")
         if self.n_init == "auto":
             self._n_init = 1 if (isinstance(self.init, str) and self.init == "k-means++") or (
-                _is_arraylike_not_scalar(self.init)) else 10  # fmt: skip
+                _is_arraylike_not_scalar(self.init)) else default_n_init  # fmt: skip
         else:
             self._n_init = self.n_init
         if _is_arraylike_not_scalar(self.init) and self._n_init != 1:
@@ -396,6 +398,14 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         if centers.shape[1] != X.shape[1]:
             raise ValueError(f"The shape of the initial centers {centers.shape} does not match the number of "
                              f"features of the data {X.shape[1]}.")  # fmt: skip
+
+    def _checked_init(self, X: Any, xp: types.ModuleType) -> Any:
+        """``init``, an explicit array of centers validated against X (in X's dtype and namespace)."""
+        init = self.init
+        if _is_arraylike_not_scalar(init):
+            init, _ = check_input(init, dtype=X.dtype, xp=xp)
+            self._validate_center_shape(X, init)
+        return init
 
     def _tolerance(self, data: _Data, xp: types.ModuleType) -> float:
         """scikit-learn's absolute tolerance: ``tol`` times the mean of the feature variances."""
@@ -442,10 +452,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
             w = _device.to_host(sample_weight)
             return w / w.sum()
 
-        init = self.init
-        if _is_arraylike_not_scalar(init):
-            init, _ = check_input(init, dtype=X.dtype, xp=xp)
-            self._validate_center_shape(X, init)
+        init = self._checked_init(X, xp)
         data = _Data(X, xp)  # X centered as scikit-learn does (lazily: the GPU kernels center on the fly)
         self._tol = self._tolerance(data, xp)
         if _is_arraylike_not_scalar(init):

@@ -31,19 +31,12 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _is_arraylike_not_scalar
 
 from riptide import _device
 from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, validate_data
-from riptide.ml.cluster._kmeans import KMeans, _kmeans_plusplus, _labels_inertia, _weighted_sums
+from riptide.ml.cluster._kmeans import KMeans, _choice_index, _kmeans_plusplus, _labels_inertia, _weighted_sums
 
 __all__ = ["MiniBatchKMeans"]
-
-
-def _batch_rows(cdf: Any, uniforms: np.ndarray, xp: types.ModuleType) -> Any:
-    """``RandomState.choice(n, size, p=p, replace=True)`` from the CDF of p and the call's ``random_sample(size)``."""
-    u = _device.to_device(uniforms, xp)
-    return xp.minimum(xp.searchsorted(cdf, u, side="right"), cdf.shape[0] - 1)
 
 
 class MiniBatchKMeans(KMeans):
@@ -122,20 +115,9 @@ class MiniBatchKMeans(KMeans):
     # ------------------------------------------------------------------ scikit-learn's bookkeeping
 
     def _check_params_vs_input(self, X: Any, xp: types.ModuleType) -> None:
-        if X.shape[0] < self.n_clusters:
-            raise ValueError(f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}.")
+        super()._check_params_vs_input(X, xp, default_n_init=3)
         # one scalar read: the tolerance is a host number (scikit-learn's mean feature variance times tol)
         self._tol = 0 if self.tol == 0 else float(X.var(axis=0).mean()) * self.tol
-        if self.n_init == "auto":
-            self._n_init = 1 if (isinstance(self.init, str) and self.init == "k-means++") or (
-                _is_arraylike_not_scalar(self.init)) else 3  # fmt: skip
-        else:
-            self._n_init = self.n_init
-        if _is_arraylike_not_scalar(self.init) and self._n_init != 1:
-            warnings.warn(f"Explicit initial center position passed: performing only one init in "
-                          f"{type(self).__name__} instead of n_init={self._n_init}.", RuntimeWarning,
-                          stacklevel=3)  # fmt: skip
-            self._n_init = 1
         self._batch_size = min(self.batch_size, X.shape[0])
         self._init_size = self.init_size
         if self._init_size is None:
@@ -169,7 +151,7 @@ class MiniBatchKMeans(KMeans):
             return centers
         return init
 
-    def _random_reassign(self, xp: types.ModuleType) -> bool:
+    def _random_reassign(self) -> bool:
         """scikit-learn's rule: reassign after every ``10 * n_clusters`` samples, or while a cluster is empty."""
         self._n_since_last_reassign += self._batch_size
         if self._n_since_last_reassign >= 10 * self.n_clusters or bool((self._counts == 0).any()):  # one read
@@ -183,7 +165,7 @@ class MiniBatchKMeans(KMeans):
         scalar, before the update) and, when a reassignment was due, that inertia read along with the count of
         centers to reassign (one transfer for both; else None). Updates ``self._counts``."""
         k = centers.shape[0]
-        reassign = self._random_reassign(xp)  # scikit-learn decides before the step, on the counts before it
+        reassign = self._random_reassign()  # scikit-learn decides before the step, on the counts before it
         labels, closest = _labels_inertia(Xb, centers, None, xp, want="closest")
         inertia = closest.astype(xp.float64) @ wb.astype(xp.float64)
         sums, weights = _weighted_sums(Xb, wb, labels, k, xp)
@@ -199,10 +181,9 @@ class MiniBatchKMeans(KMeans):
             # one small read: the count of centers the host draws rows for, and the batch inertia with it
             read = _device.to_host(xp.stack([to_reassign.sum().astype(xp.float64), inertia]))
             n_reassigns, host_inertia = int(read[0]), float(read[1])
-            if n_reassigns > 0.5 * n_batch:
-                keep = xp.argsort(self._counts)[int(0.5 * n_batch):]
-                to_reassign[keep] = False
-                n_reassigns = int(to_reassign.sum())  # one scalar read: the count after the cap
+            if n_reassigns > 0.5 * n_batch:  # scikit-learn's cap: only the int(0.5 * n_batch) smallest counts
+                n_reassigns = int(0.5 * n_batch)  # (all below the threshold, since more than that many are)
+                to_reassign[xp.argsort(self._counts)[n_reassigns:]] = False
             if n_reassigns:
                 rows = random_state.choice(n_batch, replace=False, size=n_reassigns)
                 targets = xp.flatnonzero(to_reassign)
@@ -240,10 +221,7 @@ class MiniBatchKMeans(KMeans):
         random_state = check_random_state(self.random_state)
         sample_weight = check_sample_weight(sample_weight, X.shape[0], X.dtype, xp)
         n_samples = X.shape[0]
-        init = self.init
-        if _is_arraylike_not_scalar(init):
-            init, _ = check_input(init, dtype=X.dtype, xp=xp)
-            self._validate_center_shape(X, init)
+        init = self._checked_init(X, xp)
         valid = _device.to_device(random_state.randint(0, n_samples, self._init_size), xp)
         X_valid, w_valid = X[valid], sample_weight[valid]
         best_inertia = None
@@ -267,7 +245,7 @@ class MiniBatchKMeans(KMeans):
         watch = self.max_no_improvement is not None or self._tol > 0.0  # early stopping reads each step's inertia
         inertias = []
         for i in range(n_steps):  # a loop over steps
-            rows = _batch_rows(cdf, random_state.random_sample(self._batch_size), xp)
+            rows = _choice_index(cdf, random_state.random_sample(self._batch_size), xp)
             new_centers, batch_inertia, host_inertia = self._step(X[rows], unit, centers, random_state, xp)
             diff = float(((new_centers - centers) ** 2).sum()) if self._tol > 0.0 else 0  # one scalar read
             centers = new_centers
@@ -303,11 +281,7 @@ class MiniBatchKMeans(KMeans):
         self.n_steps_ = getattr(self, "n_steps_", 0)
         if not has_centers:
             self._check_params_vs_input(X, xp)
-            init = self.init
-            if _is_arraylike_not_scalar(init):
-                init, _ = check_input(init, dtype=X.dtype, xp=xp)
-                self._validate_center_shape(X, init)
-            centers = self._init_minibatch_centroids(X, init, self._random_state, self._init_size,
+            centers = self._init_minibatch_centroids(X, self._checked_init(X, xp), self._random_state, self._init_size,
                                                      sample_weight, xp)  # fmt: skip
             self._counts = xp.zeros(self.n_clusters, dtype=X.dtype)
             self._n_since_last_reassign = 0

@@ -26,6 +26,8 @@ elements, so that a search over ``n`` points never materializes an ``n x n`` mat
   memory.
 * connected components come from :func:`riptide.core.kernels.union_find.component_roots` (each vertex's root is
   the smallest vertex id of its component).
+* :func:`prim_orientation` orients a tree's edges as scikit-learn's Prim's algorithm from sample 0 records them
+  (host arrays), for the single-linkage tails of HDBSCAN and AgglomerativeClustering.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from riptide import _device
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.union_find import component_roots
 
-__all__ = ["BUDGET", "DEVICE_METRICS", "Metric", "resolve_metric", "radius_pairs"]
+__all__ = ["BUDGET", "DEVICE_METRICS", "Metric", "prim_orientation", "resolve_metric", "radius_pairs"]
 
 BUDGET = 1 << 23  # candidate pairs (or block x n distances) held at once: about 0.5 GiB of temporaries
 GRID_MAX_DIM = 3  # the grid scans 3^d cells per point: 27 at d = 3; beyond, blocked brute force wins
@@ -102,21 +104,26 @@ def resolve_metric(metric: Any, p: float | None, metric_params: dict | None) -> 
 # --------------------------------------------------------------------------- distances of given pairs
 
 
+def _accumulate(acc: Any, diff: Any, metric: Metric, xp: types.ModuleType) -> None:
+    """Adds one feature's absolute differences ``diff`` into the running (surrogate) distances ``acc``, in place
+    (an overflow to inf is a distance over eps, as it is)."""
+    if metric.name == "euclidean":
+        with np.errstate(over="ignore"):
+            acc += diff * diff
+    elif metric.name == "manhattan":
+        acc += diff
+    elif metric.name == "chebyshev":
+        xp.maximum(acc, diff, out=acc)
+    else:
+        acc += diff**metric.p
+
+
 def _pair_within(X: Any, i: Any, j: Any, eps: float, metric: Metric, xp: types.ModuleType) -> Any:
     """Whether each pair ``(X[i], X[j])`` is within ``eps``, from the coordinates' differences (feature loop)."""
     acc = xp.zeros(i.shape[0], dtype=xp.float64)
-    for k in range(X.shape[1]):  # a loop over features (an overflow to inf is a distance over eps, as it is)
+    for k in range(X.shape[1]):  # a loop over features
         column = X[:, k]
-        diff = xp.abs(column[i] - column[j])
-        if metric.name == "euclidean":
-            with np.errstate(over="ignore"):
-                acc += diff * diff
-        elif metric.name == "manhattan":
-            acc += diff
-        elif metric.name == "chebyshev":
-            xp.maximum(acc, diff, out=acc)
-        else:
-            acc += diff**metric.p
+        _accumulate(acc, xp.abs(column[i] - column[j]), metric, xp)
     return acc <= _threshold(eps, metric)
 
 
@@ -227,13 +234,7 @@ def _brute_pairs(X: Any, eps: float, metric: Metric, xp: types.ModuleType,
         else:
             acc = xp.zeros((r1 - r0, n), dtype=xp.float64)
             for k in range(X.shape[1]):  # a loop over features
-                diff = xp.abs(X[block, k][:, None] - X[None, :, k])
-                if metric.name == "manhattan":
-                    acc += diff
-                elif metric.name == "chebyshev":
-                    xp.maximum(acc, diff, out=acc)
-                else:
-                    acc += diff**metric.p
+                _accumulate(acc, xp.abs(X[block, k][:, None] - X[None, :, k]), metric, xp)
             close = acc <= threshold
         close &= xp.arange(n)[None, :] > xp.arange(r0, r1)[:, None]  # each unordered pair once
         i, j = xp.nonzero(close)
@@ -263,9 +264,6 @@ def radius_pairs(X: Any, eps: float, metric: Metric, xp: types.ModuleType,
             yield from _grid_pairs(X, eps, metric, xp, budget, shape)
             return
     yield from _brute_pairs(X, eps, metric, xp, budget)
-
-
-# --------------------------------------------------------------------------- connected components
 
 
 # --------------------------------------------------------------------------- CUDA kernels (CuPy only)
@@ -550,3 +548,20 @@ def _prune_to_tree(n: int, u: Any, v: Any, w: Any, xp: types.ModuleType) -> tupl
     tree = minimum_spanning_tree(coo_matrix((wh + 1.0, (uh, vh)), shape=(n, n)).tocsr()).tocoo()
     return (_device.to_device(tree.row.astype(np.int64), xp), _device.to_device(tree.col.astype(np.int64), xp),
             _device.to_device(tree.data - 1.0, xp))  # fmt: skip
+
+
+def prim_orientation(u: np.ndarray, v: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The edges ``(u, v)`` of a spanning tree of ``n`` vertices (host arrays) oriented as Prim's algorithm from
+    vertex 0 (scikit-learn's) records them: from the end nearer to vertex 0 in the tree to the other (found by a
+    breadth-first walk). The orientation decides which child of a single-linkage merge is the left one.
+
+    >>> [a.tolist() for a in prim_orientation(np.array([1, 1]), np.array([0, 2]), 3)]
+    [[0, 1], [1, 2]]
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
+    graph = coo_matrix((np.ones(u.shape[0]), (u, v)), shape=(n, n)).tocsr()
+    _, parent = breadth_first_order(graph, 0, directed=False, return_predecessors=True)
+    flip = parent[u] == v  # v is u's parent: the edge runs v -> u
+    return np.where(flip, v, u), np.where(flip, u, v)

@@ -69,6 +69,35 @@ def _covariance(A: Any, mean: Any, xp: types.ModuleType) -> Any:
     return C
 
 
+def _check_n_components(n_components: Any, n_samples: int, n_features: int, solver: str) -> None:
+    """scikit-learn's check of ``n_components`` for the exact solvers ('full', 'covariance_eigh', 'arpack')."""
+    if n_components == "mle":
+        if n_samples < n_features:
+            raise ValueError("n_components='mle' is only supported if n_samples >= n_features")
+    elif not 0 <= n_components <= min(n_samples, n_features):
+        raise ValueError(f"n_components={n_components} must be between 0 and min(n_samples, n_features)="
+                         f"{min(n_samples, n_features)} with svd_solver={solver!r}")  # fmt: skip
+
+
+def _eigh_components(C: np.ndarray, n_samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The 'covariance_eigh' route on the host from the ``d x d`` covariance C: explained variances (descending,
+    clipped at 0), singular values and the signed components."""
+    eigenvalues, vectors = np.linalg.eigh(C)
+    explained = np.maximum(eigenvalues[::-1], 0.0)
+    return explained, np.sqrt(explained * (n_samples - 1)), _flip_signs(vectors[:, ::-1].T, np)
+
+
+def _resolve_n_components(n_components: Any, explained: Any, ratio: Any, n_samples: int) -> Any:
+    """``n_components`` as a count: 'mle' by Minka's criterion, a fraction by the cumulative explained ratio (d
+    numbers on the host: choosing the count is a read), an integer as it is."""
+    if n_components == "mle":
+        return int(_infer_dimension(_device.to_host(explained), n_samples))
+    if 0 < n_components < 1.0:
+        cumulative = np.cumsum(_device.to_host(ratio))
+        return int(np.searchsorted(cumulative, n_components, side="right") + 1)
+    return n_components
+
+
 def _randomized_components(Xc: Any, k: int, n_oversamples: int, n_iter: Any, random_state: Any,
                            xp: types.ModuleType) -> tuple[Any, Any]:
     """Top-k singular values and right singular vectors of Xc by randomized SVD (scikit-learn's draws)."""
@@ -200,29 +229,16 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
         if solver == "randomized":
             self._fit_randomized(A, mean, n_components, xp)
             return A, xp
-        if n_components == "mle":
-            if n_samples < n_features:
-                raise ValueError("n_components='mle' is only supported if n_samples >= n_features")
-        elif not 0 <= n_components <= min(n_samples, n_features):
-            raise ValueError(f"n_components={n_components} must be between 0 and min(n_samples, n_features)="
-                             f"{min(n_samples, n_features)} with svd_solver={solver!r}")  # fmt: skip
+        _check_n_components(n_components, n_samples, n_features, solver)
         if solver == "covariance_eigh":
             # one read of d x d numbers: the eigendecomposition runs on the host (see the module docstring)
-            C = _device.to_host(_covariance(A, mean, xp))
-            eigenvalues, vectors = np.linalg.eigh(C)
-            explained = np.maximum(eigenvalues[::-1], 0.0)
-            singular = np.sqrt(explained * (n_samples - 1))
-            Vt = _flip_signs(vectors[:, ::-1].T, np)
+            explained, singular, Vt = _eigh_components(_device.to_host(_covariance(A, mean, xp)), n_samples)
         else:  # 'full', and 'arpack' answered exactly
             _, singular, Vt = xp.linalg.svd(A.astype(f64, copy=False) - mean, full_matrices=False)
             explained = singular**2 / (n_samples - 1)
             Vt = _flip_signs(Vt, xp)
         ratio = explained / explained.sum()
-        if n_components == "mle":
-            n_components = int(_infer_dimension(_device.to_host(explained), n_samples))
-        elif 0 < n_components < 1.0:
-            cumulative = np.cumsum(_device.to_host(ratio))  # d numbers on the host: choosing the count is a read
-            n_components = int(np.searchsorted(cumulative, n_components, side="right") + 1)
+        n_components = _resolve_n_components(n_components, explained, ratio, n_samples)
         if n_components < min(n_features, n_samples):
             noise = float(explained[n_components:].mean())  # one scalar read: noise_variance_ is a float
         else:

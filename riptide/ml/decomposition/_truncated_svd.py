@@ -39,6 +39,14 @@ from riptide.ml.decomposition._pca import _flip_signs, _randomized_components
 __all__ = ["TruncatedSVD"]
 
 
+def _gram_top(gram: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The top ``k`` singular values and right singular vectors (rows, unsigned) of X from its ``d x d`` Gram
+    matrix ``X^T X`` on the host: its eigenvalues are the squared singular values."""
+    eigenvalues, vectors = np.linalg.eigh(gram)
+    top = np.argsort(eigenvalues)[::-1][:k]
+    return np.sqrt(np.maximum(eigenvalues[top], 0.0)), np.ascontiguousarray(vectors[:, top].T)
+
+
 class TruncatedSVD(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Dimensionality reduction by truncated SVD (``sklearn.decomposition.TruncatedSVD``).
 
@@ -117,10 +125,8 @@ class TruncatedSVD(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, Transf
             A64 = A.astype(np.float64)
             gram = A64.T @ A64
             gram = gram.toarray() if sp.issparse(gram) else _device.to_host(gram)  # d x d: eigh on the host
-            eigenvalues, vectors = np.linalg.eigh(gram)
-            top = np.argsort(eigenvalues)[::-1][:k]
-            sigma = np.sqrt(np.maximum(eigenvalues[top], 0.0))
-            Vt = _device.to_device(np.ascontiguousarray(vectors[:, top].T), xp).astype(A.dtype)
+            sigma, Vt = _gram_top(gram, k)
+            Vt = _device.to_device(Vt, xp).astype(A.dtype)
             sigma = _device.to_device(sigma, xp).astype(A.dtype)
         else:
             if k > A.shape[1]:

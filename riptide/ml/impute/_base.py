@@ -32,7 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
 from riptide.ml._base import DeviceEstimatorMixin
-from riptide.ml._validation import FLOAT_DTYPES, host_form, input_namespace, validate_data
+from riptide.ml._validation import FLOAT_DTYPES, _plain_numeric, host_form, input_namespace, validate_data
 from riptide.ml.preprocessing._data import nan_quantiles
 
 __all__ = ["SimpleImputer"]
@@ -40,13 +40,10 @@ __all__ = ["SimpleImputer"]
 
 def _numeric_input(X: Any) -> bool:
     """Can X be validated as a numeric matrix without going through object dtype?"""
-    from riptide.core import dtypes
-    from riptide.core.column import NumericColumn
     from riptide.frame import DataFrame
 
     if isinstance(X, DataFrame):
-        return all(isinstance(c, NumericColumn) and not dtypes.is_masked(c.dtype)
-                   and not dtypes.is_datetimelike(c.dtype) for c in X._data.values())  # fmt: skip
+        return all(_plain_numeric(c) for c in X._data.values())
     if input_namespace(X) is not None:
         return X.dtype.kind in "biuf"
     if isinstance(X, np.ndarray):

@@ -25,7 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 from riptide import _device
 from riptide.ml import _dask
 from riptide.ml._base import DeviceEstimatorMixin
-from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, input_namespace, validate_data
+from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, on_device, validate_data
 
 __all__ = ["LinearRegression"]
 
@@ -100,7 +100,7 @@ class LinearModelMixin(DeviceEstimatorMixin):
 
     def score(self, X, y, sample_weight=None):
         """R^2 of the prediction (``sklearn.metrics.r2_score``, uniform average over targets)."""
-        if input_namespace(X) is None and input_namespace(y) is None and input_namespace(sample_weight) is None:
+        if on_device(X, y, sample_weight) is None:
             return super().score(X, y, sample_weight=sample_weight)
         from riptide.ml.metrics import r2_score  # scikit-learn's score is r2_score of predict: so is this one
 

@@ -203,9 +203,6 @@ class ElasticNet(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseEstimat
         self.random_state = random_state
         self.selection = selection
 
-    def _l1_ratio(self) -> float:
-        return self.l1_ratio
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None, check_input=True):
         """Fit the model by coordinate descent (``check_input`` is accepted; input is always checked)."""
@@ -242,9 +239,8 @@ class ElasticNet(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseEstimat
             previous = np.array(_device.to_host(self.coef_), dtype=problem.dtype, ndmin=2)
             if previous.shape == coef.shape:  # a fit of another shape starts from zero
                 coef = previous
-        l1_ratio = self._l1_ratio()
-        l1_reg = self.alpha * l1_ratio * n_samples
-        l2_reg = self.alpha * (1.0 - l1_ratio) * n_samples
+        l1_reg = self.alpha * self.l1_ratio * n_samples  # Lasso: l1_ratio=1.0, set by its __init__
+        l2_reg = self.alpha * (1.0 - self.l1_ratio) * n_samples
         gaps = np.zeros(n_targets, dtype=np.float64)
         n_iter = []
         for k in range(n_targets):  # one target at a time, as scikit-learn's ElasticNet.fit
@@ -309,6 +305,3 @@ class Lasso(ElasticNet):
         super().__init__(alpha=alpha, l1_ratio=1.0, fit_intercept=fit_intercept, precompute=precompute,
                          max_iter=max_iter, copy_X=copy_X, tol=tol, warm_start=warm_start, positive=positive,
                          random_state=random_state, selection=selection)  # fmt: skip
-
-    def _l1_ratio(self) -> float:
-        return 1.0

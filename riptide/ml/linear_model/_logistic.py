@@ -178,11 +178,17 @@ class _Objective:
         return H
 
 
+def _minimize(fun: Any, x0: np.ndarray, max_iter: int, gtol: float, bounds: Any = None) -> Any:
+    """scipy's L-BFGS-B with scikit-learn's options (``maxls=50``, ``ftol=64 * eps``); ``fun`` gives value and
+    gradient."""
+    return optimize.minimize(fun, x0, method="L-BFGS-B", jac=True, bounds=bounds,
+                             options={"maxiter": max_iter, "maxls": 50, "gtol": gtol,
+                                      "ftol": 64 * np.finfo(float).eps})  # fmt: skip
+
+
 def _lbfgs(objective: _Objective, w0: np.ndarray, max_iter: int, tol: float) -> tuple[np.ndarray, int, bool]:
     """scikit-learn's L-BFGS-B call (its options, its ConvergenceWarning)."""
-    result = optimize.minimize(objective, w0, method="L-BFGS-B", jac=True,
-                               options={"maxiter": max_iter, "maxls": 50, "gtol": tol,
-                                        "ftol": 64 * np.finfo(float).eps})  # fmt: skip
+    result = _minimize(objective, w0, max_iter, tol)
     n_iter = _check_optimize_result("lbfgs", result, max_iter, extra_warning_msg=_LOGISTIC_SOLVER_CONVERGENCE_MSG)
     return result.x, n_iter, result.status == 0
 
@@ -203,9 +209,7 @@ def _l1_bounded(objective: _Objective, w0: np.ndarray, n_coef: int, max_iter: in
 
     x0 = np.concatenate([np.maximum(w0[:n_coef], 0), np.maximum(-w0[:n_coef], 0), w0[n_coef:]])
     bounds = [(0.0, None)] * (2 * n_coef) + [(None, None)] * rest
-    result = optimize.minimize(value_and_gradient, x0, method="L-BFGS-B", jac=True, bounds=bounds,
-                               options={"maxiter": max_iter, "maxls": 50, "gtol": _L1_GTOL_FACTOR * tol,
-                                        "ftol": 64 * np.finfo(float).eps})  # fmt: skip
+    result = _minimize(value_and_gradient, x0, max_iter, _L1_GTOL_FACTOR * tol, bounds)
     if result.status == 1:  # the iteration limit: scikit-learn's saga warning
         warnings.warn("The max_iter was reached which means the coef_ did not converge", ConvergenceWarning)
     x = result.x
@@ -489,10 +493,7 @@ class LogisticRegression(LinearClassifierMixin, DeviceEstimatorMixin, Classifier
         if penalty == "l1":
             w, n_iter = _l1_bounded(objective, w0, w0.shape[0], self.max_iter, self.tol)
         else:  # liblinear's tol is relative to its unscaled gradient: solved as tightly as the L1 problem
-            result = optimize.minimize(objective, w0, method="L-BFGS-B", jac=True,
-                                       options={"maxiter": self.max_iter, "maxls": 50,
-                                                "gtol": _L1_GTOL_FACTOR * self.tol,
-                                                "ftol": 64 * np.finfo(float).eps})  # fmt: skip
+            result = _minimize(objective, w0, self.max_iter, _L1_GTOL_FACTOR * self.tol)
             if result.status == 1:
                 warnings.warn("Liblinear failed to converge, increase the number of iterations.", ConvergenceWarning)
             w, n_iter = result.x, int(result.nit)

@@ -40,7 +40,15 @@ from sklearn.utils.validation import check_is_fitted
 from riptide import _device
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml.linear_model._base import LinearClassifierMixin
-from riptide.ml._validation import FLOAT_DTYPES, compute_namespace, host_form, input_namespace, validate_data
+from riptide.ml.linear_model._logistic import _expit
+from riptide.ml._validation import (
+    FLOAT_DTYPES,
+    compute_namespace,
+    host_form,
+    input_namespace,
+    on_device,
+    validate_data,
+)
 
 __all__ = ["SGDClassifier", "SGDRegressor"]
 
@@ -68,11 +76,6 @@ _COMMON_CONSTRAINTS: dict = {
 }
 _REGRESSION_LOSSES = {"squared_error", "huber", "epsilon_insensitive", "squared_epsilon_insensitive"}
 _CLASSIFICATION_LOSSES = {"hinge", "squared_hinge", "perceptron", "log_loss", "modified_huber"} | _REGRESSION_LOSSES
-
-
-def _expit(z: Any, xp: types.ModuleType) -> Any:
-    e = xp.exp(-xp.abs(z))
-    return xp.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 class _SGDBase(DeviceEstimatorMixin):
@@ -275,7 +278,7 @@ class SGDRegressor(_SGDBase, RegressorMixin, BaseEstimator):
 
     def score(self, X, y, sample_weight=None):
         """R^2 of the prediction (``sklearn.metrics.r2_score``), on the inputs' device."""
-        if input_namespace(X) is None and input_namespace(y) is None and input_namespace(sample_weight) is None:
+        if on_device(X, y, sample_weight) is None:
             return super().score(X, y, sample_weight=sample_weight)
         from riptide.ml.metrics import r2_score
 

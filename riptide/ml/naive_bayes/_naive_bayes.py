@@ -189,7 +189,7 @@ class GaussianNB(_DevicePredictMixin, _sknb.GaussianNB):
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, A.shape[0], np.float64, xp)
         self.epsilon_ = float(self.var_smoothing * A.var(axis=0).max())  # one scalar read: the smoothing term
-        classes_dev = self._fitted("classes_", xp) if self.classes_.dtype.kind in "biuf" else self.classes_
+        classes_dev = self._classes_in(xp)
         n_classes = len(self.classes_)
         if first_call:
             n_features = A.shape[1]
@@ -297,9 +297,8 @@ class _DeviceDiscreteNB(_DevicePredictMixin):
         return xp.full(n_classes, -np.log(n_classes))
 
     def _update(self, A: Any, y: Any, sample_weight: Any, xp: types.ModuleType, first_call: bool) -> None:
-        classes = self._fitted("classes_", xp) if self.classes_.dtype.kind in "biuf" else self.classes_
         n_classes = len(self.classes_)
-        codes, unknown = _label_codes(y, classes, xp)
+        codes, unknown = _label_codes(y, self._classes_in(xp), xp)
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, A.shape[0], np.float64, xp)
         Y = _one_hot(codes, n_classes, sample_weight, xp)

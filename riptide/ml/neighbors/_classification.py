@@ -24,6 +24,7 @@ from riptide.ml._validation import (
     FLOAT_DTYPES,
     host_form,
     input_namespace,
+    on_device,
     validate_data,
 )
 from riptide.ml.neighbors._base import KNeighborsMixin, NeighborsBase
@@ -160,7 +161,7 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, NeighborsBase):
 
     def score(self, X, y, sample_weight=None):
         """Mean accuracy of :meth:`predict` (``accuracy_score``), on the inputs' device."""
-        if input_namespace(X) is None and input_namespace(y) is None and input_namespace(sample_weight) is None:
+        if on_device(X, y, sample_weight) is None:
             return super().score(X, y, sample_weight=sample_weight)
         from riptide.ml.metrics import accuracy_score
 

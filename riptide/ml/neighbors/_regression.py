@@ -7,7 +7,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
-from riptide.ml._validation import FLOAT_DTYPES, input_namespace, validate_data
+from riptide.ml._validation import FLOAT_DTYPES, on_device, validate_data
 from riptide.ml.neighbors._base import KNeighborsMixin, NeighborsBase
 from riptide.ml.neighbors._weights import neighbor_weights
 
@@ -71,7 +71,7 @@ class KNeighborsRegressor(KNeighborsMixin, RegressorMixin, NeighborsBase):
 
     def score(self, X, y, sample_weight=None):
         """R^2 of :meth:`predict` (``r2_score``), on the inputs' device."""
-        if input_namespace(X) is None and input_namespace(y) is None and input_namespace(sample_weight) is None:
+        if on_device(X, y, sample_weight) is None:
             return super().score(X, y, sample_weight=sample_weight)
         from riptide.ml.metrics import r2_score
 

@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, 
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from riptide.core.ops.quantile import _lerp
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, to_output, validate_data
 
@@ -251,7 +252,7 @@ class MinMaxScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
             data_max = xp.maximum(self._fitted("data_max_", xp), data_max)
             self.n_samples_seen_ += X.shape[0]
         data_range = data_max - data_min
-        safe_range = xp.where(data_range < 10 * np.finfo(data_range.dtype).eps, 1.0, data_range).astype(X.dtype)
+        safe_range = _zeros_to_one(data_range, xp).astype(X.dtype)
         self.scale_ = (X.dtype.type(high) - X.dtype.type(low)) / safe_range
         self.min_ = X.dtype.type(low) - data_min * self.scale_
         self.data_min_ = data_min
@@ -284,12 +285,6 @@ class MinMaxScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
 def _zeros_to_one(scale: Any, xp: types.ModuleType) -> Any:
     """scikit-learn's ``_handle_zeros_in_scale``: scales below 10 eps (near-constant features) become 1."""
     return xp.where(scale < 10 * np.finfo(scale.dtype).eps, scale.dtype.type(1), scale)
-
-
-def _lerp(a: Any, b: Any, t: Any, xp: types.ModuleType) -> Any:
-    """NumPy's interpolation between neighbours (exact at both ends: from b when t >= 0.5)."""
-    diff = b - a
-    return xp.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
 def nan_quantiles(X: Any, qs: list[float], xp: types.ModuleType) -> list[Any]:
@@ -366,15 +361,11 @@ class MaxAbsScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
 
     def transform(self, X):
         """Scale X by the fitted maximum absolute values."""
-        check_is_fitted(self)
-        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, allow_nan=True)
-        return self._output(A / self._fitted("scale_", xp).astype(A.dtype), X)
+        return _center_scale(self, X, None, "scale_")
 
     def inverse_transform(self, X):
         """Scale back to the original representation."""
-        check_is_fitted(self)
-        A, xp = check_input(X, dtype=FLOAT_DTYPES, allow_nan=True)
-        return self._output(A * self._fitted("scale_", xp).astype(A.dtype), X, method="inverse_transform")
+        return _uncenter_unscale(self, X, None, "scale_")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -33,6 +33,7 @@ from sklearn.utils.stats import _weighted_percentile
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
+from riptide.core.ops.quantile import _lerp
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import check_input, check_sample_weight, validate_data
 
@@ -62,12 +63,6 @@ def _order_statistics(n: int, levels: np.ndarray, method: str) -> tuple[np.ndarr
     before = virtual < 0
     below[before] = above[before] = 0
     return below.astype(np.intp), above.astype(np.intp), t
-
-
-def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """NumPy's percentile interpolation (exact at both ends)."""
-    diff = b - a
-    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
 class KBinsDiscretizer(DeviceEstimatorMixin, _skp.KBinsDiscretizer):
@@ -133,7 +128,7 @@ class KBinsDiscretizer(DeviceEstimatorMixin, _skp.KBinsDiscretizer):
                     below, above, t = _order_statistics(A.shape[0], levels, method)
                     a = _device.to_host(ordered[_device.to_device(below, xp), jj]).astype(np.float64)
                     b = _device.to_host(ordered[_device.to_device(above, xp), jj]).astype(np.float64)
-                    edges[jj] = np.asarray(_lerp(a, b, t), dtype=np.float64)
+                    edges[jj] = np.asarray(_lerp(a, b, t, np), dtype=np.float64)
                 else:
                     edges[jj] = np.asarray(np.percentile(_device.to_host(A[:, jj]), levels, method=method),
                                            dtype=np.float64)  # fmt: skip
