@@ -51,10 +51,9 @@ Per question and library: ``warmup`` untimed runs and ``repeat`` timed ones, med
 medians, shown with the issue's reference totals (cuDF 26.10 on one H200, published pandas/polars figures).
 
 Peak memory: one more, untimed run of each riptide question, measuring the bytes the question allocates
-beyond what was live before it. On CuPy, the memory pool's unused blocks are freed first, so its
-``total_bytes()`` is then what is live; the pool never returns blocks on its own, so ``total_bytes()`` after
-the question is the high-water mark (an upper bound: blocks are rounded, and a free block too small for a
-later request stays counted). On the CPU, :mod:`tracemalloc` (which NumPy reports to) gives the peak. The
+beyond what was live before it. On CuPy, the question allocates from a memory pool of its own; a pool never
+returns blocks on its own, so that pool's ``total_bytes()`` afterwards is the high-water mark (an upper bound:
+blocks are rounded, and a free block too small for a later request stays counted). On the CPU, :mod:`tracemalloc` (which NumPy reports to) gives the peak. The
 figure is compared with the bytes of the question's inputs: the columns a groupby reads, both tables of a
 join. The issue's goal is at most 3x.
 
@@ -733,14 +732,18 @@ def peak_memory(fn: Callable[[], Any]) -> int:
 
     gc.collect()
     if _device.is_gpu():
-        pool = _device.xp().get_default_memory_pool()
+        cupy = _device.xp()
         _device.synchronize()
-        pool.free_all_blocks()
-        before = pool.total_bytes()  # with no free blocks cached: the bytes live now
-        result = fn()
-        _device.synchronize()
-        peak = pool.total_bytes() - before  # the pool only grows: its size is the high-water mark
+        # A fresh pool for the question alone: what was live before stays in the default pool, and a pool never
+        # returns blocks on its own, so the fresh pool's size afterwards is the question's high-water mark.
+        # (The default pool would serve small questions from the free tail of a chunk already counted.)
+        pool = cupy.cuda.MemoryPool()
+        with cupy.cuda.using_allocator(pool.malloc):
+            result = fn()
+            _device.synchronize()
+        peak = pool.total_bytes()
         del result
+        pool.free_all_blocks()
         return int(peak)
     started = not tracemalloc.is_tracing()
     if started:
