@@ -302,6 +302,7 @@ def fake_cupy(monkeypatch):
     import sys
     import types as pytypes
 
+    from riptide.core.kernels import segments
     from riptide.core.kernels import strings as sk
 
     fake = pytypes.ModuleType("cupy")
@@ -309,7 +310,8 @@ def fake_cupy(monkeypatch):
     fake.RawKernel = _EmulatedRawKernel
     fake.cuda = pytypes.SimpleNamespace(runtime=pytypes.SimpleNamespace(getDevice=lambda: 0))
     # compile_program's cached programs keep their device copies of the tables per (module name, device)
-    caches = (dk._field_kernel, dk._round_kernel, sk._kernel, regex_match._kernel, regex_dfa.compile_program)
+    caches = (dk._field_kernel, dk._round_kernel, sk._kernel, regex_match._kernel, regex_dfa.compile_program,
+              segments._gather_kernel, segments._spans_kernel)
     for cache in caches:
         cache.cache_clear()
     monkeypatch.setitem(sys.modules, "cupy", fake)

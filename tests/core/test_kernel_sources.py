@@ -61,6 +61,20 @@ for _c_type in ("double", "float"):
                                                 f"-DLOAD_BYTES={neighbors_kernels.LOAD_BYTES}"]  # fmt: skip
 
 
+# Grouping, ranking and gathering strings: the hash-aggregate kernel for one string key (its prelude holds the string
+# hashing shared by every hash-table kernel), the pairwise rank of distinct strings, the segment copy.
+from riptide.core.kernels import factorize, hash_aggregate, segments  # noqa: E402
+
+SOURCES["hash_aggregate"] = hash_aggregate._source((), 1, False, (("float64", "sum", False),), True)
+SOURCES["hash_aggregate:two_strings_masked"] = hash_aggregate._source(
+    ("long long",), 2, True, (("int32", "min", True), ("float64", "count", False)), False
+)
+SOURCES["rank_distinct_strings"] = factorize._RANK_STRINGS
+SOURCES["riptide_gather_segments"] = segments._GATHER_SEGMENTS
+SOURCES["riptide_take_spans"] = segments._TAKE_SPANS
+DEFINES["riptide_gather_segments"] = ["-DSEGMENT_T=unsigned char"]
+
+
 @pytest.mark.parametrize("name", sorted(SOURCES))
 def test_kernel_compiles(name):
     source = SOURCES[name]

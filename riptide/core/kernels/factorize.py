@@ -160,14 +160,14 @@ _PAIRWISE_MAX = 2048
 _RANK_STRINGS = r"""
 extern "C" __global__ void rank_distinct_strings(const long long* offsets, const unsigned char* chars,
         const bool* valid, const long long* rows, const long long d, long long* rank) {
-    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= d) return;
+    // One block per string i: its threads compare it with the others (strided), then sum their counts.
+    const long long i = blockIdx.x;
     const long long ri = rows[i];
     const bool missing_i = valid != nullptr && !valid[ri];
     const unsigned char* a = chars + offsets[ri];
     const long long la = offsets[ri + 1] - offsets[ri];
     long long before = 0;
-    for (long long j = 0; j < d; ++j) {
+    for (long long j = threadIdx.x; j < d; j += blockDim.x) {
         const long long rj = rows[j];
         if (j == i || (valid != nullptr && !valid[rj])) continue;  // a missing value sorts last
         if (missing_i) { ++before; continue; }
@@ -178,14 +178,23 @@ extern "C" __global__ void rank_distinct_strings(const long long* offsets, const
         while (k < common && a[k] == b[k]) ++k;
         before += (k < common) ? (b[k] < a[k]) : (lb < la);
     }
-    rank[i] = before;
+    for (int delta = 16; delta > 0; delta /= 2) before += __shfl_down_sync(0xffffffffu, before, delta);
+    __shared__ long long warp_counts[32];
+    if ((threadIdx.x & 31) == 0) warp_counts[threadIdx.x / 32] = before;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        long long total = 0;
+        for (unsigned int w = 0; w < blockDim.x / 32; ++w) total += warp_counts[w];
+        rank[i] = total;
+    }
 }
 """
 
 
 def rank_distinct_strings(column: Any, rows: Any) -> Any:
     """The rank (int64) of each of ``rows`` among them, for rows of a StringColumn that hold distinct values (at
-    most one missing, which ranks last): the sorted order of a hash table's distinct keys, by one pairwise kernel.
+    most one missing, which ranks last): the sorted order of a hash table's distinct keys, by one pairwise kernel
+    (a block per row, so that a few hundred rows still fill the GPU).
 
     None where that kernel does not apply (the NumPy path, or more than ``_PAIRWISE_MAX`` rows): sort instead.
     """
@@ -196,8 +205,8 @@ def rank_distinct_strings(column: Any, rows: Any) -> Any:
     kernel = _rank_strings_kernel()
     rank = xp.empty(d, dtype=np.int64)
     valid = column.mask if column.mask is not None else np.uint64(0)  # a null pointer: no missing values
-    threads = 128
-    kernel(((d + threads - 1) // threads,), (threads,),
+    threads = 128  # a multiple of 32 (the kernel sums per warp)
+    kernel((d,), (threads,),
            (column.offsets, column.chars, valid, rows.astype(np.int64, copy=False), np.int64(d), rank))  # fmt: skip
     return rank
 

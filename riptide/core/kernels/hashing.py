@@ -3,7 +3,7 @@
 Sorting 1e8 keys to find equal ones costs ~10 ms on an H200; hashing them costs one pass. The
 table stores, per slot, the row that claimed it (open addressing, linear probing, claimed with
 ``atomicCAS``); a row whose key equals the claimant's joins that slot. Equality is exact: rows are
-compared word by word, and strings byte by byte, never by hash alone.
+compared word by word, and strings eight bytes at a time, never by hash alone.
 
 Keys reach the kernels as :class:`KeyWords`: for each key column either one integer word per row
 (integers, bools, datetimes and categorical codes in their own width, floats as int64 with ``-0.0``
@@ -138,14 +138,27 @@ __device__ __forceinline__ u64 combine(u64 h, u64 v) {
 // slot (multiply-shift), and probing wraps from the last slot to the first.
 __device__ __forceinline__ i64 home_slot(u64 h, i64 mask) { return (i64)__umul64hi(h, (u64)(mask + 1)); }
 __device__ __forceinline__ i64 next_slot(i64 slot, i64 mask) { return slot == mask ? 0 : slot + 1; }
+// Bytes [k, k + 8) of the string p[0, len) as one little-endian word, zero past its end (k < len, k a multiple of 8).
+// Read as one or two aligned 8-byte loads: an aligned word holding a byte of the string lies in the same 8-byte
+// block as that byte, so it never reaches another page. Strings are hashed and compared a word at a time: a key's
+// bytes are one or two loads instead of one load per byte, whatever their alignment in the chars buffer.
+__device__ __forceinline__ u64 string_word(const unsigned char* p, i64 k, i64 len) {
+    const u64 address = (u64)(p + k);
+    const unsigned int skip = (unsigned int)(address & 7);  // bytes of the first aligned word before p + k
+    const u64* aligned = (const u64*)(address - skip);
+    u64 word = aligned[0] >> (8 * skip);
+    const i64 left = len - k;  // bytes of this word that belong to the string
+    if (skip && left > (i64)(8 - skip)) word |= aligned[1] << (64 - 8 * skip);
+    return left < 8 ? word & ((1ULL << (8 * left)) - 1) : word;
+}
 __device__ __forceinline__ u64 hash_bytes(const unsigned char* p, i64 len) {
-    u64 h = 0xcbf29ce484222325ULL;
-    for (i64 k = 0; k < len; ++k) { h ^= p[k]; h *= 0x100000001b3ULL; }
-    return h ^ (u64)len;
+    u64 h = 0xcbf29ce484222325ULL ^ (u64)len;
+    for (i64 k = 0; k < len; k += 8) h = combine(h, string_word(p, k, len));
+    return h;
 }
 __device__ __forceinline__ bool same_bytes(const unsigned char* a, i64 la, const unsigned char* b, i64 lb) {
     if (la != lb) return false;
-    for (i64 k = 0; k < la; ++k) if (a[k] != b[k]) return false;
+    for (i64 k = 0; k < la; k += 8) if (string_word(a, k, la) != string_word(b, k, lb)) return false;
     return true;
 }
 """

@@ -6,6 +6,7 @@ row ``i`` is ``values[offsets[i]:offsets[i+1]]``.
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import Any
 
@@ -37,10 +38,18 @@ def take_offsets(offsets: Any, indices: Any, xp: types.ModuleType) -> tuple[Any,
     >>> [a.tolist() for a in take_offsets(np.array([0, 2, 2, 5]), np.array([2, 0]), np)]
     [[2, 0], [0, 3, 5]]
     """
-    indices = indices.astype(np.int64, copy=False)
-    starts = offsets[:-1][indices]
     new_offsets = xp.zeros(indices.shape[0] + 1, dtype=np.int64)
-    xp.cumsum(offsets[1:][indices] - starts, out=new_offsets[1:])
+    if xp is np:
+        indices = indices.astype(np.int64, copy=False)
+        starts = offsets[:-1][indices]
+        np.cumsum(offsets[1:][indices] - starts, out=new_offsets[1:])
+        return starts, new_offsets
+    # One pass for the starts and lengths, where slicing, gathering and subtracting take five.
+    m = indices.shape[0]
+    starts, lengths = xp.empty(m, dtype=np.int64), xp.empty(m, dtype=np.int64)
+    _launch(_spans_kernel(), m, (xp.ascontiguousarray(offsets, dtype=np.int64), np.int64(offsets.shape[0] - 1),
+                                 xp.ascontiguousarray(indices, dtype=np.int64), np.int64(m), starts, lengths))  # fmt: skip
+    xp.cumsum(lengths, out=new_offsets[1:])
     return starts, new_offsets
 
 
@@ -66,9 +75,71 @@ def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.Module
     >>> gather_segments(np.frombuffer(b"abcdef", np.uint8), np.array([4, 0]), np.array([0, 2, 5]), np).tobytes()
     b'efabc'
     """
-    if int(new_offsets[-1]) == 0:
+    total = int(new_offsets[-1])  # one scalar read: the output size
+    if total == 0:
         return xp.zeros(0, dtype=values.dtype)
-    return values[segment_positions(starts, new_offsets, xp)]
+    if xp is np:
+        return values[segment_positions(starts, new_offsets, xp)]
+    # One kernel copies each row's segment: ``lanes`` threads per row, more for longer rows (coalesced copies).
+    n_rows = new_offsets.shape[0] - 1
+    average = total // max(n_rows, 1)
+    lanes = 1 if average <= 16 else 8 if average <= 128 else 32
+    values = xp.ascontiguousarray(values)
+    out = xp.empty(total, dtype=values.dtype)
+    _launch(_gather_kernel(values.dtype.itemsize), n_rows * lanes,
+            (values, xp.ascontiguousarray(starts, dtype=np.int64), xp.ascontiguousarray(new_offsets, dtype=np.int64),
+             np.int64(n_rows), np.int32(lanes), out))  # fmt: skip
+    return out
+
+
+def _launch(kernel: Any, work: int, args: tuple) -> None:
+    """A grid-stride kernel over ``work`` items, 256 threads a block."""
+    threads = 256
+    kernel((max(1, min(-(-work // threads), 1 << 16)),), (threads,), args)
+
+
+_GATHER_SEGMENTS = r"""
+extern "C" __global__ void riptide_gather_segments(const SEGMENT_T* __restrict__ values, const long long* __restrict__ starts,
+        const long long* __restrict__ new_offsets, const long long n_rows, const int lanes, SEGMENT_T* __restrict__ out) {
+    const long long work = n_rows * lanes;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < work; t += (long long)gridDim.x * blockDim.x) {
+        const long long row = t / lanes;
+        const long long begin = new_offsets[row], length = new_offsets[row + 1] - begin;
+        const SEGMENT_T* source = values + starts[row];
+        for (long long k = t % lanes; k < length; k += lanes) out[begin + k] = source[k];
+    }
+}
+"""
+_BIT_TYPES = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long"}
+
+
+@functools.cache
+def _gather_kernel(itemsize: int) -> Any:
+    """The segment copy for elements of ``itemsize`` bytes (copied as bits, whatever their dtype)."""
+    import cupy as cp
+
+    return cp.RawKernel(f"typedef {_BIT_TYPES[itemsize]} SEGMENT_T;\n" + _GATHER_SEGMENTS, "riptide_gather_segments")
+
+
+_TAKE_SPANS = r"""
+extern "C" __global__ void riptide_take_spans(const long long* __restrict__ offsets, const long long n,
+        const long long* __restrict__ indices, const long long m, long long* __restrict__ starts,
+        long long* __restrict__ lengths) {
+    for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) {
+        const long long row = indices[r] < 0 ? indices[r] + n : indices[r];  // from the end, as NumPy's take
+        starts[r] = offsets[row];
+        lengths[r] = offsets[row + 1] - starts[r];
+    }
+}
+"""
+
+
+@functools.cache
+def _spans_kernel() -> Any:
+    """Start and length of each taken row."""
+    import cupy as cp
+
+    return cp.RawKernel(_TAKE_SPANS, "riptide_take_spans")
 
 
 def take_pieces_host(buffer: np.ndarray, cuts: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
