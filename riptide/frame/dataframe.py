@@ -333,8 +333,7 @@ class DataFrame(
             return self._select_rows(indexing.loc_rows(key, self._index, self._xp()))
         if indexing._is_bool_array(key) or (isinstance(key, list) and key and
                                             all(isinstance(k, bool | np.bool_) for k in key)):  # fmt: skip
-            return self._select_rows(indexing.RowSelection(positions=indexing.positions_from_key(
-                key, len(self), self._xp())))  # fmt: skip
+            return self._select_rows(indexing.mask_rows(key, len(self), self._xp()))
         if is_scalar(key) or isinstance(key, tuple):
             if key not in self._data:
                 return self._column_prefix(key)
@@ -374,8 +373,7 @@ class DataFrame(
         return self._with_columns({label: self._data[label] for label in labels})
 
     def _select_rows(self, selection: indexing.RowSelection) -> DataFrame:
-        return self._with_columns({label: selection.apply_column(column) for label, column in self._data.items()},
-                                  selection.apply_index(self._index))  # fmt: skip
+        return self._with_columns(selection.apply_columns(self._data), selection.apply_index(self._index))
 
     def _xp(self) -> Any:
         if self._data:

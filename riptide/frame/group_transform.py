@@ -467,10 +467,13 @@ class GroupTransformMethods:
         return self._take_positions(n, seg)
 
     def _take_positions(self, spec: Any, seg: Segments | None = None) -> Any:
-        seg = self._segments if seg is None else seg
-        keep = _position_mask(spec, seg)
-        obj = self._selected_obj()
-        return _take_rows(obj, self._groups.xp.flatnonzero(keep))
+        near_end = _near_end(spec) if seg is None else None
+        if near_end is not None:
+            rows = _rows_near_end(self._groups, *near_end)
+        else:
+            seg = self._segments if seg is None else seg
+            rows = self._groups.xp.flatnonzero(_position_mask(spec, seg))
+        return _take_rows(self._selected_obj(), rows)
 
     # --- filter ---------------------------------------------------------------------------------------------------
     def filter(self, func: Callable, dropna: bool = True, *args: Any, **kwargs: Any) -> Any:
@@ -767,8 +770,8 @@ class GroupTransformMethods:
         obj = self._obj
         if not other.index.equals(obj.index) or len(other) != len(obj):
             other = other.reindex(obj.index)
-        x, x_valid = _float_values(obj._column, obj.name)
-        y, y_valid = _float_values(other._column, other.name)
+        x, x_valid = _numeric_values(obj._column, obj.name)
+        y, y_valid = _numeric_values(other._column, other.name)
         minimum = 1 if min_periods is None else min_periods
         if self.ngroups == 0:  # pandas: the empty result of apply, in the Series' own dtype
             return Series._from_column(obj._column.slice(0, 0), self._result_index(), obj.name)
@@ -904,6 +907,73 @@ def _pct_change(column: Column, seg: Segments, periods: int) -> Column:
 # --- positions ------------------------------------------------------------------------------------------------------
 
 
+# head(n) / tail(n) / nth(k) for n, |k| up to this many rows: one scatter pass per row position instead of a sort.
+_NEAR_END_ROWS = 8
+
+
+def _near_end(spec: Any) -> tuple[bool, int, int] | None:
+    """A position spec that keeps rows near one end of every group, as ``(from_end, lo, hi)``: the rows whose
+    position counted from the group's first row (from its last row when ``from_end``, 0 being the last) is in
+    ``lo .. hi-1``, with ``hi <= _NEAR_END_ROWS``. None for any other spec (it takes the general path).
+
+    >>> _near_end(slice(None, 2)), _near_end(slice(-3, None)), _near_end(-1), _near_end(slice(None, -2))
+    ((False, 0, 2), (True, 0, 3), (True, 0, 1), None)
+    """
+    if isinstance(spec, int | np.integer) and not isinstance(spec, bool | np.bool_):
+        k = int(spec)
+        found = (False, k, k + 1) if k >= 0 else (True, -k - 1, -k)
+    elif isinstance(spec, slice) and spec.step in (None, 1) and all(
+            bound is None or (isinstance(bound, int | np.integer) and not isinstance(bound, bool | np.bool_))
+            for bound in (spec.start, spec.stop)):  # fmt: skip
+        start, stop = spec.start, spec.stop
+        if (start is None or start >= 0) and stop is not None and stop >= 0:
+            found = (False, int(start or 0), int(stop))
+        elif start is not None and start < 0 and (stop is None or stop < 0):
+            found = (True, 0 if stop is None else -int(stop), -int(start))
+        else:
+            return None
+    else:
+        return None
+    return found if found[2] <= _NEAR_END_ROWS else None
+
+
+def _rows_near_end(groups: Any, from_end: bool, lo: int, hi: int) -> Any:
+    """Positions (ascending: original order) of the rows :func:`_near_end` describes.
+
+    Round ``r`` finds the ``r``-th row of every group as the smallest (largest, from the end) row number not
+    taken yet, by one scatter-min (max) over the rows; the rows it finds are then taken out. No sort, and one
+    int64 array the length of the rows besides the group numbers: the memory of a head(2) is that of its rows.
+    """
+    from riptide.core.kernels.scatter import scatter_max, scatter_min
+
+    xp = groups.xp
+    ids, n_groups = groups.ids, groups.n_groups
+    n = int(ids.shape[0])
+    if hi <= lo or n == 0 or n_groups == 0:
+        return xp.zeros(0, dtype=np.int64)
+    slot = groups.kept_ids() if bool((ids < 0).any()) else ids  # one scalar read: rows without a group need a bin
+    # Each row's number while it can still be found, then ``n`` ("none": never a minimum) or -1 (never a maximum).
+    # The extra last entry absorbs the marking of groups that had no row left (found: ``n``).
+    candidate = xp.arange(n + 1, dtype=np.int64)
+    found = []
+    for r in range(hi):
+        if from_end:
+            best = xp.full(n_groups + 1, -1, dtype=np.int64)
+            scatter_max(best, slot, candidate[:n], xp)
+            best = best[:n_groups]
+            best = xp.where(best < 0, n, best)
+        else:
+            best = xp.full(n_groups + 1, n, dtype=np.int64)
+            scatter_min(best, slot, candidate[:n], xp)
+            best = best[:n_groups]
+        if r + 1 < hi:
+            candidate[best] = -1 if from_end else n
+        if r >= lo:
+            found.append(best)
+    rows = xp.concatenate(found) if len(found) > 1 else found[0]
+    return xp.sort(rows[rows < n])
+
+
 def _position_mask(spec: Any, seg: Segments) -> Any:
     """Rows (original order) whose position in their group matches ``spec``: an int (negative counts from the
     end), a slice (Python's slicing of the group's rows), or a list / tuple of them."""
@@ -969,17 +1039,28 @@ def _check_corr_method(method: Any) -> None:
                          f"'{method}' was supplied")  # fmt: skip
 
 
-def _float_values(column: Column, label: Any) -> tuple[Any, Any]:
-    """A column as float64 values and a bool "present" flag per row (refusing what pandas cannot make a float)."""
+def _numeric_values(column: Column, label: Any) -> tuple[Any, Any]:
+    """A column's values as they are stored (any numeric dtype, read as float64 by the moments) and a bool
+    "present" flag per row, None when no row can be missing: no copy of the values (refusing what pandas cannot
+    make a float)."""
     if isinstance(column, StringColumn | CategoricalColumn):
         raise ValueError(f"could not convert column {label!r} of dtype {column.dtype} to float; pass "
                          "numeric_only=True to leave it out")  # fmt: skip
     assert isinstance(column, NumericColumn)
     if dtypes.is_datetimelike(column.dtype):
         raise TypeError(f"cannot correlate column {label!r} of dtype {column.dtype}; convert it to numbers first")
+    return column.data, (~column.isna() if column.can_hold_missing() else None)
+
+
+def _float_values(column: Column, label: Any) -> tuple[Any, Any]:
+    """A column as float64 values (NaN where missing) and a bool "present" flag per row; a float64 column without
+    a mask is its own values (NaN marks its missing rows already)."""
+    values, present = _numeric_values(column, label)
     xp = column.xp
-    present = ~column.isna() if column.can_hold_missing() else xp.ones(column.size, dtype=bool)
-    values = column.data.astype(np.float64)
+    if present is None:
+        return values.astype(np.float64), xp.ones(column.size, dtype=bool)
+    if column.mask is None and values.dtype == np.float64:
+        return values, present
     return xp.where(present, values, np.nan), present
 
 
@@ -1022,7 +1103,7 @@ def _correlation(x: Any, x_valid: Any, y: Any, y_valid: Any, groups: Any, method
                  cache: dict | None = None, pair: tuple[int, int] = (0, 1)) -> Any:  # fmt: skip
     xp = groups.xp
     if method == "spearman":
-        both = x_valid & y_valid
+        both = _both_present(x_valid, y_valid, x.shape[0], xp)
         x = _ranks_where(x, both, groups)
         y = _ranks_where(y, both, groups)
         x_valid = y_valid = both
@@ -1043,6 +1124,15 @@ def _covariance(x: Any, x_valid: Any, y: Any, y_valid: Any, groups: Any, minimum
         # NumPy's cov: a non-positive denominator is treated as 0 (x/0: inf, 0/0: NaN).
         result = sxy / xp.maximum(denominator, 0)
     return xp.where((counts < minimum) | (counts == 0), np.nan, result)
+
+
+def _both_present(x_valid: Any, y_valid: Any, n: int, xp: Any) -> Any:
+    """Rows where both values are present (a flag of None: every row)."""
+    if x_valid is None and y_valid is None:
+        return xp.ones(n, dtype=bool)
+    if x_valid is None or y_valid is None:
+        return y_valid if x_valid is None else x_valid
+    return x_valid & y_valid
 
 
 def _ranks_where(values: Any, rows: Any, groups: Any) -> Any:

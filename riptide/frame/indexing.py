@@ -5,7 +5,14 @@ columns:
 
 * a ``slice`` of positions (a view: no copy, no device work);
 * an integer array of positions (a gather);
-* a boolean array (turned into positions once, then a gather per column).
+* a boolean array (turned into positions once, then a gather per column). A mask that keeps every row is the
+  slice of all rows instead: nothing is copied, and a RangeIndex stays one, as in pandas.
+
+A DataFrame filtered by a mask gathers each column only when something first reads it
+(:class:`_PendingTake`): ``df[mask][["a", "b"]]``, the usual way to filter and then pick columns, gathers
+two columns, not every column of ``df``, so its peak memory is that of the columns it keeps. Only a mask that
+keeps at least half the rows is applied so: until a column is read it holds its source column, and a source
+at most twice the size of the filtered column is a fair price for a gather that may never be needed.
 
 Setting values goes through :func:`set_rows`, which applies pandas 3's dtype rules
 (NaN into int64 upcasts to float64; 1.5 into int64 raises TypeError).
@@ -19,25 +26,33 @@ import numpy as np
 import pandas as pd
 
 from riptide.core import dtypes
-from riptide.core.column import Column, NumericColumn, as_column, is_scalar
+from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column, is_scalar
 from riptide.core.ops.cast import settable_scalar
 from riptide.core.ops.missing import is_missing_scalar, where
 
-__all__ = ["positions_from_key", "RowSelection", "set_rows", "scalar_at", "ILocIndexer", "LocIndexer"]
+__all__ = ["positions_from_key", "mask_rows", "RowSelection", "set_rows", "scalar_at", "ILocIndexer", "LocIndexer"]
+
+# A mask's selection is gathered lazily by a frame when it keeps at least this share of the rows (module docstring).
+_DEFER_MIN_KEPT = 0.5
 
 
 class RowSelection:
-    """Which rows a key picked: a positional ``slice`` or an int64 position array."""
+    """Which rows a key picked: a positional ``slice`` or an int64 position array.
 
-    __slots__ = ("slice", "positions", "scalar", "drop_levels")
+    ``from_mask``: the positions are a boolean mask's (a filter), which a frame may gather lazily
+    (:meth:`apply_columns`).
+    """
+
+    __slots__ = ("slice", "positions", "scalar", "drop_levels", "from_mask")
 
     def __init__(self, slice_: slice | None = None, positions: Any = None, scalar: bool = False,
-                 drop_levels: tuple[int, ...] = ()):  # fmt: skip
+                 drop_levels: tuple[int, ...] = (), from_mask: bool = False):  # fmt: skip
         self.slice = slice_
         self.positions = positions
         self.scalar = scalar  # the key was one label/position: the result drops a dimension
         # MultiIndex levels that a key fixed to one label: the selected rows lose them (pandas' partial keys).
         self.drop_levels = drop_levels
+        self.from_mask = from_mask
 
     @classmethod
     def of_slice(cls, start: int, stop: int, step: int, xp: Any) -> RowSelection:
@@ -54,6 +69,17 @@ class RowSelection:
         if self.slice is not None:
             return column.slice(self.slice.start, self.slice.stop, self.slice.step)
         return column.take(self.positions)
+
+    def apply_columns(self, columns: dict[Any, Column]) -> dict[Any, Column]:
+        """The selection applied to every column of a frame; a mask's positions (keeping at least half the rows)
+        are gathered column by column on first read (see the module docstring)."""
+        if not (self.from_mask and self.positions is not None and columns):
+            return {label: self.apply_column(column) for label, column in columns.items()}
+        n = next(iter(columns.values())).size
+        if self.positions.shape[0] < _DEFER_MIN_KEPT * n:
+            return {label: self.apply_column(column) for label, column in columns.items()}
+        composed: dict[int, Any] = {}  # a filter of a filter: positions into the first source, once per source
+        return {label: _pending_take(column, self.positions, composed) for label, column in columns.items()}
 
     def apply_index(self, index: Any) -> Any:
         if self.slice is not None:
@@ -74,11 +100,126 @@ class RowSelection:
         return chosen
 
 
+# --- columns gathered on first read --------------------------------------------------------------------------------
+
+
+class _PendingTake:
+    """Mixin of a column equal to ``source.take(positions)`` whose buffers are gathered when first read.
+
+    The layout's buffer slots (``_BUFFERS``) stay unset until then: reading one finds no value, so Python calls
+    ``__getattr__``, which gathers them all at once and lets go of the source and the positions. After that the
+    column is an ordinary one of its layout, read at the speed of its slots. ``dtype``, ``size``, ``xp`` and the
+    layout's other fields (categories, Arrow type) are known without gathering. Columns are never mutated, so a
+    gather done later gives exactly what it would have given at once.
+    """
+
+    __slots__ = ()
+    _LAYOUT: type
+    _BUFFERS: tuple[str, ...]
+
+    @classmethod
+    def of(cls, source: Column, positions: Any) -> Column:
+        column = object.__new__(cls)
+        for name in _slots_of(cls._LAYOUT):
+            if name not in cls._BUFFERS:
+                object.__setattr__(column, name, getattr(source, name))
+        column._source, column._positions = source, positions
+        column._rows, column._namespace = int(positions.shape[0]), source.xp
+        return column
+
+    @property
+    def is_pending(self) -> bool:
+        """True until the rows have been gathered."""
+        return getattr(self, "_source", None) is not None
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for an attribute that is not set: a buffer not gathered yet (anything else is absent).
+        if name in type(self)._BUFFERS:
+            # Read once: another thread may gather the same column meanwhile (gathers are deterministic, so either
+            # result is the one), and the buffers are set before the source is let go.
+            source, positions = getattr(self, "_source", None), getattr(self, "_positions", None)
+            if source is not None and positions is not None:
+                taken = source.take(positions)
+                for buffer in type(self)._BUFFERS:
+                    object.__setattr__(self, buffer, getattr(taken, buffer))
+                self._source = self._positions = None
+            try:
+                return object.__getattribute__(self, name)
+            except AttributeError:
+                pass
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def size(self) -> int:
+        rows = getattr(self, "_rows", None)
+        return super().size if rows is None else rows  # type: ignore[misc]  # None: built by the layout's __init__
+
+    @property
+    def xp(self) -> Any:
+        namespace = getattr(self, "_namespace", None)
+        return super().xp if namespace is None else namespace  # type: ignore[misc]
+
+    def __reduce__(self) -> Any:
+        # A pickle (or copy) holds the gathered rows as the plain layout, never the source.
+        layout = type(self)._LAYOUT
+        return _rebuild_column, (layout, {name: getattr(self, name) for name in _slots_of(layout)})
+
+
+class _PendingNumeric(_PendingTake, NumericColumn):
+    __slots__ = ("_source", "_positions", "_rows", "_namespace")
+    _LAYOUT, _BUFFERS = NumericColumn, ("data", "mask")
+
+
+class _PendingString(_PendingTake, StringColumn):
+    __slots__ = ("_source", "_positions", "_rows", "_namespace")
+    _LAYOUT, _BUFFERS = StringColumn, ("offsets", "chars", "mask")
+
+
+class _PendingCategorical(_PendingTake, CategoricalColumn):
+    __slots__ = ("_source", "_positions", "_rows", "_namespace")
+    _LAYOUT, _BUFFERS = CategoricalColumn, ("codes", "mask")
+
+
+_PENDING = ((CategoricalColumn, _PendingCategorical), (StringColumn, _PendingString), (NumericColumn, _PendingNumeric))
+
+
+def _slots_of(layout: type) -> list[str]:
+    return [name for klass in layout.__mro__ for name in getattr(klass, "__slots__", ())]
+
+
+def _rebuild_column(layout: type, fields: dict[str, Any]) -> Column:
+    column = object.__new__(layout)
+    for name, value in fields.items():
+        object.__setattr__(column, name, value)
+    return column
+
+
+def _pending_take(column: Column, positions: Any, composed: dict[int, Any]) -> Column:
+    """``column.take(positions)``, gathered on first read where the layout allows (others are gathered now).
+
+    A column still pending from an earlier filter is not gathered for this one: its source is taken at the
+    composed positions, computed once for all columns of that earlier filter (``composed``, by its positions).
+    """
+    if isinstance(column, _PendingTake) and column.is_pending:
+        earlier = column._positions
+        if id(earlier) not in composed:
+            composed[id(earlier)] = (earlier, earlier[positions])  # the earlier array is kept: its id stays its own
+        positions, column = composed[id(earlier)][1], column._source
+    for layout, pending in _PENDING:
+        if isinstance(column, layout):
+            return pending.of(column, positions)
+    return column.take(positions)
+
+
 def _is_bool_array(key: Any) -> bool:
     dtype = getattr(key, "dtype", None)
     if dtype is None:
         return False
     return dtype == bool or (dtypes.is_masked(dtype) and dtypes.to_numpy_dtype(dtype).kind == "b")
+
+
+def _is_bool_list(key: Any) -> bool:
+    return isinstance(key, list) and bool(key) and all(isinstance(k, bool | np.bool_) for k in key)
 
 
 def positions_from_key(key: Any, n: int, xp: Any) -> Any:
@@ -110,6 +251,20 @@ def positions_from_key(key: Any, n: int, xp: Any) -> Any:
     return positions
 
 
+def mask_rows(key: Any, n: int, xp: Any) -> RowSelection:
+    """The rows a boolean mask of length ``n`` keeps: all of them as the slice of every row (no copy; a
+    RangeIndex stays a RangeIndex, as pandas keeps it), else their positions, marked as a mask's.
+
+    >>> import numpy as np
+    >>> mask_rows(np.array([True, True]), 2, np).slice, mask_rows(np.array([False, True]), 2, np).positions
+    (slice(0, 2, 1), array([1]))
+    """
+    positions = positions_from_key(key, n, xp)
+    if positions.shape[0] == n:  # the count is known on the host already: flatnonzero sized its output
+        return RowSelection(slice(0, n, 1))
+    return RowSelection(positions=positions, from_mask=True)
+
+
 def _normalize_position(key: Any, n: int) -> int:
     position = int(key)
     if not -n <= position < n:
@@ -132,6 +287,8 @@ def iloc_rows(key: Any, n: int, xp: Any) -> RowSelection:
         return RowSelection.of_slice(*key.indices(n), xp=xp)
     if callable(key):
         raise TypeError("callables are applied by the indexer itself")
+    if _is_bool_array(key) or _is_bool_list(key):
+        return mask_rows(key, n, xp)
     return RowSelection(positions=positions_from_key(key, n, xp))
 
 
@@ -153,9 +310,9 @@ def loc_rows(key: Any, index: Any, xp: Any, frame: bool = False) -> RowSelection
             if bool(key.isna().any()):
                 raise pd.errors.IndexingError("Unalignable boolean Series provided as indexer (index of the boolean "
                                               "Series and of the indexed object do not match).")  # fmt: skip
-        return RowSelection(positions=positions_from_key(key, n, xp))
-    if _is_bool_array(key) or (isinstance(key, list) and key and all(isinstance(k, bool | np.bool_) for k in key)):
-        return RowSelection(positions=positions_from_key(key, n, xp))
+        return mask_rows(key, n, xp)
+    if _is_bool_array(key) or _is_bool_list(key):
+        return mask_rows(key, n, xp)
     if is_scalar(key) or isinstance(key, tuple):
         location = index.get_loc(key)
         if isinstance(location, int):

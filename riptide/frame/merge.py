@@ -443,11 +443,16 @@ class _Merge:
         # An inner join's positions are never -1: a plain gather, without take_or_missing's look for them.
         gather = (lambda column, positions: column.take(positions)) if self.how == "inner" else (
             lambda column, positions: column.take_or_missing(positions))  # fmt: skip
+        # The keys decoded from categoricals first: decoding needs the most scratch memory of all the columns (a
+        # string gather), which is best found before the other output columns exist.
+        decoded = {label: decode_categorical(column if left_as_is else gather(column, lpos))
+                   for label, column in left._data.items() if label in self._decode_after_gather}  # fmt: skip
         for label, new_label in zip(left._data, left_labels):
             column = left._data[label]
-            columns[new_label] = column if left_as_is else gather(column, lpos)
-            if label in self._decode_after_gather:
-                columns[new_label] = decode_categorical(columns[new_label])
+            if label in decoded:
+                columns[new_label] = decoded.pop(label)
+            else:
+                columns[new_label] = column if left_as_is else gather(column, lpos)
         for label, new_label in zip(right._data, right_labels):
             column = right._data[label]
             columns[new_label] = column if right_as_is else gather(column, rpos)
@@ -485,7 +490,8 @@ class _Merge:
             lpos, rpos = joins.join_indexers([_length_column(left)], [_length_column(right)], "cross",
                                              row_bytes=row_bytes)  # fmt: skip
             return lpos, rpos, None
-        lkeys, rkeys = self.comparable
+        # The comparable keys (one int64 per row where categories were recoded) are not kept for the gathers.
+        (lkeys, rkeys), self.comparable = self.comparable, None
         names = self.join_names if self.left_keys else None
         # An anti join is pandas' left (right) join restricted to the rows without a partner, index included.
         base_how = how.replace("_anti", "")

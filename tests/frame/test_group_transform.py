@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -453,6 +454,40 @@ def test_head_tail_nth(case: Any, n: int, spec: Any) -> None:
     check(lambda: rt_g[["c0"]].head(n), lambda: pd_g[["c0"]].head(n))
 
 
+NEAR_END = st.one_of(st.integers(-10, 10), st.builds(slice, st.sampled_from([None, -9, -8, -3, 0, 2, 7, 8]),
+                                                     st.sampled_from([None, -8, -1, 0, 3, 8, 9])))  # fmt: skip
+
+
+@settings(max_examples=50)
+@given(case=grouped_st(max_cols=1), spec=NEAR_END)
+def test_positions_near_an_end_agree_with_the_sorted_layout(case: Any, spec: Any) -> None:
+    """head/tail/nth within a few rows of a group's end take one scatter pass per position (no sort); the sorted
+    layout, which every other spec takes, keeps the same rows."""
+    from riptide.frame import group_transform
+
+    rt_g, pd_g, frame = both(case)
+    check(lambda: rt_g.nth(spec), lambda: pd_g.nth(spec))
+    if group_transform._near_end(spec) is None:
+        return
+    near_end = rt_g.nth(spec).to_pandas()
+    with mock.patch.object(group_transform, "_NEAR_END_ROWS", -1):
+        assert group_transform._near_end(spec) is None
+        sorted_layout = rt.from_pandas(frame).groupby(by_of(case[1]), **case[2]).nth(spec).to_pandas()
+    pd.testing.assert_frame_equal(near_end, sorted_layout)
+
+
+def test_head_of_the_largest_rows_per_group() -> None:
+    """db-benchmark's groupby q8 (the two largest values per group after a sort), missing keys in their own group."""
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"k": rng.integers(0, 50, 2_000).astype(float), "v": rng.standard_normal(2_000)})
+    frame.loc[rng.random(2_000) < 0.05, "k"] = np.nan
+    r = rt.from_pandas(frame)
+    for dropna in (False, True):
+        check(lambda: r.sort_values("v", ascending=False).groupby("k", sort=False, dropna=dropna).head(2),
+              lambda: frame.sort_values("v", ascending=False).groupby("k", sort=False, dropna=dropna).head(2))
+        check(lambda: r.groupby("k", dropna=dropna).tail(3), lambda: frame.groupby("k", dropna=dropna).tail(3))
+
+
 @settings(max_examples=40)
 @given(case=grouped_st(max_cols=2), n=st.integers(-3, 3), how=st.sampled_from(["any", "all"]))
 def test_nth_dropna(case: Any, n: int, how: str) -> None:
@@ -630,6 +665,24 @@ def test_series_corr_cov(case: Any, min_periods: Any, ddof: int) -> None:
           lambda: pd_g[labels[0]].corr(frame[other], min_periods=min_periods), rtol=1e-6)  # fmt: skip
     check(lambda: rt_g[labels[0]].cov(r[other], min_periods=min_periods, ddof=ddof),
           lambda: pd_g[labels[0]].cov(frame[other], min_periods=min_periods, ddof=ddof), rtol=1e-6)  # fmt: skip
+
+
+@settings(max_examples=40)
+@given(case=grouped_st(dtypes=["int64", "int8", "float64", "float32", "Int64", "Float64", "bool"], max_cols=2,
+                       key_kinds=["int", "float_nan", "two"]), block=st.sampled_from([1, 3, 64]))  # fmt: skip
+def test_series_corr_cov_in_blocks(case: Any, block: int) -> None:
+    """The per-group moments run a block of rows at a time (on the stored values, read as float64): any block size
+    gives pandas' answer."""
+    from riptide.core.ops import group_scan
+
+    rt_g, pd_g, frame = both(case)
+    labels = value_labels(frame, case[1])
+    r = rt.from_pandas(frame)
+    with mock.patch.object(group_scan, "_MOMENT_BLOCK_ROWS", block):
+        check(lambda: rt_g[labels[0]].corr(r[labels[-1]]), lambda: pd_g[labels[0]].corr(frame[labels[-1]]),
+              rtol=1e-6)  # fmt: skip
+        check(lambda: rt_g[labels[0]].cov(r[labels[-1]]), lambda: pd_g[labels[0]].cov(frame[labels[-1]]),
+              rtol=1e-6)  # fmt: skip
 
 
 def test_corr_details() -> None:

@@ -305,6 +305,85 @@ def test_frame_boolean_filter_random(df, data):
     assert_frame_equal(f[rt.Series(m, index=rt.from_pandas(df.index))], df[pd.Series(m, index=df.index)])
 
 
+# --------------------------------------------------------------------------- mask filters: views and lazy gathers
+
+
+def _pending(frame: Any, label: str) -> bool:
+    return bool(getattr(frame._data[label], "is_pending", False))
+
+
+@given(frame_st(min_cols=1), st.data())
+def test_frame_mask_filter_then_select_set_filter_random(df, data):
+    """A filter keeping all, most, few or no rows, then what usually follows it: as pandas."""
+    f = rt.from_pandas(df)
+    share = data.draw(st.sampled_from([0.0, 0.3, 0.7, 1.0]))
+    m = np.random.default_rng(len(df)).random(len(df)) < share
+    label = data.draw(st.sampled_from(list(df.columns)))
+    assert_frame_equal(f[m][[label]], df[m][[label]])
+    assert_frame_equal(f.loc[m, [label]], df.loc[m, [label]])
+    assert_frame_equal(f.iloc[m], df.iloc[m])
+    second = np.random.default_rng(1).random(int(m.sum())) < 0.8
+    assert_frame_equal(f[m][second], df[m][second])
+    filtered, expected = f[m], df[m].copy()
+    filtered["new"] = 1
+    expected["new"] = 1
+    assert_frame_equal(filtered, expected)
+    assert_frame_equal(f, df)
+
+
+def test_frame_mask_keeping_every_row_is_a_view_with_the_same_index():
+    """pandas keeps a RangeIndex when the mask keeps every row; nothing needs copying (columns are immutable)."""
+    df = pd.DataFrame({"a": [1.0, 2.0, 3.0], "s": pd.Series(["x", None, "z"], dtype="str")})
+    f = rt.from_pandas(df)
+    kept = f[f["a"] > 0]
+    assert_frame_equal(kept, df[df["a"] > 0])
+    assert type(kept.index) is rt.RangeIndex and type(df[df["a"] > 0].index) is pd.RangeIndex
+    assert np.shares_memory(kept._data["a"].data, f._data["a"].data)
+    assert type(f.loc[[True, True, True]].index) is rt.RangeIndex
+    assert type(f["a"][f["a"] > 0].index) is rt.RangeIndex
+
+
+def test_frame_mask_filter_gathers_a_column_when_first_read():
+    df = pd.DataFrame({"a": np.arange(10.0), "n": pd.array(range(10), dtype="Int64"),
+                       "s": pd.Series([f"x{i}" for i in range(10)], dtype="str"),
+                       "c": pd.Categorical(list("abcabcabca")), "t": pd.date_range("2000", periods=10)})  # fmt: skip
+    f = rt.from_pandas(df)
+    keep = np.arange(10) % 4 != 0  # 7 of 10 rows
+    filtered = f[keep]
+    assert all(_pending(filtered, label) for label in df.columns)
+    # length, labels, dtypes and the index need no column
+    assert len(filtered) == 7 and list(filtered.columns) == list(df.columns)
+    assert (filtered.dtypes == df.dtypes).all()
+    assert_frame_equal(filtered[["a", "s"]], df[keep][["a", "s"]])
+    assert not _pending(filtered, "a") and not _pending(filtered, "s")
+    assert _pending(filtered, "n") and _pending(filtered, "c") and _pending(filtered, "t")
+    # a filter of columns still pending takes their source at the composed positions
+    again = filtered[filtered["a"] > 3]
+    assert again._data["n"]._source is f._data["n"]
+    assert_frame_equal(again, df[keep][df[keep]["a"] > 3])
+    assert_frame_equal(filtered, df[keep])
+    # a mask keeping few rows gathers at once: a pending column would hold its whole source
+    assert not _pending(f[np.arange(10) < 2], "a")
+    # a Series (one column, read right after) is filtered at once
+    assert not getattr(f["a"][keep]._column, "is_pending", False)
+
+
+def test_frame_with_pending_columns_pickles_and_copies_the_gathered_rows():
+    import copy
+    import pickle
+
+    df = pd.DataFrame({"a": np.arange(6), "s": pd.Series(list("uvwxyz"), dtype="str"),
+                       "c": pd.Categorical(list("pqpqpq"))})  # fmt: skip
+    keep = np.array([True, False, True, True, False, True])
+    for copier in (lambda f: pickle.loads(pickle.dumps(f)), copy.deepcopy, copy.copy, lambda f: f.copy()):
+        restored = copier(rt.from_pandas(df)[keep])
+        assert_frame_equal(restored, df[keep])
+        assert not any(_pending(restored, label) for label in df.columns)
+    filtered = rt.from_pandas(df)[keep]
+    column = pickle.loads(pickle.dumps(filtered._data["s"]))
+    assert type(column).__name__ == "StringColumn" and column.size == 4
+
+
 # --------------------------------------------------------------------------- DataFrame.iloc / .loc
 
 FRAME_ILOC_KEYS = [0, -1, 5, slice(1, 4), slice(None, None, -1), [0, 3],

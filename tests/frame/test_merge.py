@@ -328,6 +328,26 @@ def test_string_categorical_and_datetime_keys(how):
 
 
 @pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+def test_categorical_keys_of_other_categories_between_columns(how):
+    """db-benchmark's join q4: keys whose categories differ on each side are decoded (first, in riptide: they
+    need the most scratch memory) and keep their place among the columns, as pandas places them."""
+    left = pd.DataFrame({
+        "a": np.arange(6),
+        "k1": pd.Categorical(["p", "q", None, "p", "r", "q"]),
+        "v": np.linspace(0, 1, 6),
+        "k2": pd.Categorical(["x", "x", "y", "z", None, "y"], categories=["x", "y", "z", "w"]),
+        "c": pd.Categorical(list("aabbcc")),
+    })  # fmt: skip
+    right = pd.DataFrame({
+        "k1": pd.Categorical(["q", "p", "s", None]),
+        "k2": pd.Categorical(["x", "y", "x", "y"]),
+        "w": np.arange(4.0),
+    })  # fmt: skip
+    for on in (["k1"], ["k2"], ["k1", "k2"]):
+        merge_both(left, right, on=on, how=how)
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
 @pytest.mark.parametrize("kind", ["datetime", "category", "float"])
 def test_index_joins_place_missing_labels_as_pandas(how, kind):
     # pandas orders missing labels last when it joins two unique indexes (or one with an empty one), and like

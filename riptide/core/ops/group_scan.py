@@ -499,34 +499,68 @@ def rank(column: Column, groups: Groups | Segments, method: str = "average", asc
 # --- moments of column pairs (corr / cov) ------------------------------------------------------------------------
 
 
+# Rows per block of pair_moments: its float64 temporaries are a block's, never a whole column's.
+_MOMENT_BLOCK_ROWS = 1 << 24
+
+
 def pair_moments(x: Any, x_valid: Any, y: Any, y_valid: Any, groups: Groups) -> tuple[Any, Any, Any, Any]:
     """Per group, over the rows where both ``x`` and ``y`` are valid: count, centred sums of squares of x
     and y, and the centred sum of cross products (float64 arrays of ``n_groups``).
 
+    ``x`` and ``y`` are numeric arrays of any dtype (read as float64); ``x_valid`` / ``y_valid`` bool arrays, or
+    None where every row is valid. The values of other rows are never read into a sum (they go to a spare bin).
+
     Two passes — means first, then sums of products of deviations — so that correlations near ±1 and
-    large offsets keep their digits (a one-pass sum of squares would cancel them away).
+    large offsets keep their digits (a one-pass sum of squares would cancel them away). Both run a block of
+    rows at a time, in place where they can: the memory they add is a few float64 arrays of one block.
+
+    >>> from riptide.core.ops.grouping import Groups
+    >>> g = Groups(ids=np.array([0, 0, 0, 1, 1]), n_groups=2, xp=np)
+    >>> [a.tolist() for a in pair_moments(np.array([1, 2, 3, 5, 5]), None, np.array([1.0, 3, 5, 0, 2]), None, g)]
+    [[3.0, 2.0], [2.0, 0.0], [8.0, 2.0], [4.0, 0.0]]
     """
     from riptide.core.kernels.scatter import scatter_add
 
     xp = groups.xp
     n_groups = groups.n_groups
-    both = x_valid & y_valid & (groups.ids >= 0)
-    slot = xp.where(both, groups.ids, n_groups)
-    counts = xp.bincount(slot, minlength=n_groups + 1).astype(np.float64)[:n_groups] if slot.shape[0] else (
-        xp.zeros(n_groups, dtype=np.float64))  # fmt: skip
-    x = xp.where(both, x, 0.0)
-    y = xp.where(both, y, 0.0)
+    ids = groups.ids
+    n = int(ids.shape[0])
+    blocks = [slice(start, min(start + _MOMENT_BLOCK_ROWS, n)) for start in range(0, n, _MOMENT_BLOCK_ROWS)]
 
-    def per_group(values: Any) -> Any:
-        sums = xp.zeros(n_groups + 1, dtype=np.float64)
-        scatter_add(sums, slot, values, xp)
-        return sums[:n_groups]
+    def block_slots(rows: slice) -> Any:
+        """The group of each row of the block where both values are valid, else the spare bin ``n_groups``."""
+        block_ids = ids[rows]
+        keep = block_ids >= 0
+        for valid in (x_valid, y_valid):
+            if valid is not None:
+                keep &= valid[rows]
+        return xp.where(keep, block_ids, n_groups)
 
+    only = block_slots(blocks[0]) if len(blocks) == 1 else None  # one block: its slots serve both passes
+
+    def slots(rows: slice) -> Any:
+        return only if only is not None else block_slots(rows)
+
+    counts = xp.zeros(n_groups + 1, dtype=np.int64)
+    sum_x, sum_y = xp.zeros(n_groups + 1), xp.zeros(n_groups + 1)
+    for rows in blocks:
+        slot = slots(rows)
+        counts += xp.bincount(slot, minlength=n_groups + 1)
+        scatter_add(sum_x, slot, x[rows].astype(np.float64, copy=False), xp)
+        scatter_add(sum_y, slot, y[rows].astype(np.float64, copy=False), xp)
+    counts = counts[:n_groups].astype(np.float64)
     with np.errstate(all="ignore"):
-        mean_x = per_group(x) / counts
-        mean_y = per_group(y) / counts
-        padded_x = xp.concatenate([mean_x, xp.zeros(1)])
-        padded_y = xp.concatenate([mean_y, xp.zeros(1)])
-        dx = xp.where(both, x - padded_x[slot], 0.0)
-        dy = xp.where(both, y - padded_y[slot], 0.0)
-        return counts, per_group(dx * dx), per_group(dy * dy), per_group(dx * dy)
+        # the spare bin's mean is 0: its rows' deviations are never read
+        mean_x = xp.concatenate([sum_x[:n_groups] / counts, xp.zeros(1)])
+        mean_y = xp.concatenate([sum_y[:n_groups] / counts, xp.zeros(1)])
+        sxx, syy, sxy = xp.zeros(n_groups + 1), xp.zeros(n_groups + 1), xp.zeros(n_groups + 1)
+        for rows in blocks:
+            slot = slots(rows)
+            dx = mean_x[slot]
+            xp.subtract(x[rows], dx, out=dx)
+            dy = mean_y[slot]
+            xp.subtract(y[rows], dy, out=dy)
+            scatter_add(sxy, slot, dx * dy, xp)
+            scatter_add(sxx, slot, xp.multiply(dx, dx, out=dx), xp)
+            scatter_add(syy, slot, xp.multiply(dy, dy, out=dy), xp)
+    return counts, sxx[:n_groups], syy[:n_groups], sxy[:n_groups]
