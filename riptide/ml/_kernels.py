@@ -1,34 +1,47 @@
 """CUDA kernels for riptide.ml's passes over the data: K-means' Lloyd step and column sums (CuPy only).
 
-A fit on 1e6 x 50 float64 reads 400 MB per pass over X, about 0.12 ms on an H200; what costs is doing many passes
-(a GEMM, then ``argmin``, then a one-hot GEMM whose ``k x d`` output is too small to spread over the GPU, then
-temporaries of ``n x d``) and a host round trip per iteration. The kernels here read X once per Lloyd iteration
-and keep the loop on the device; the NumPy code in :mod:`riptide.ml.cluster._kmeans` stays the CPU path and the
-reference (the *xp twin*). tests/ml/test_cluster.py runs these sources on the CPU, compiled by g++ with one host
-thread per CUDA thread and a barrier for ``__syncthreads``, against that twin.
+A fit on 1e6 x 50 float64 reads 400 MB per pass over X, about 0.1 ms at an H200's 4 TB/s; what costs is doing many
+passes (a GEMM, then ``argmin``, then a one-hot GEMM whose ``k x d`` output is too small to spread over the GPU,
+then temporaries of ``n x d``) and a host round trip per iteration. The kernels here read X once per Lloyd
+iteration and keep the loop on the device; the NumPy code in :mod:`riptide.ml.cluster._kmeans` stays the CPU path
+and the reference (the *xp twin*). tests/ml/test_cluster.py runs these sources on the CPU, compiled by g++ with one
+host thread per CUDA thread and a barrier for ``__syncthreads``, against that twin.
 
 * **One pass per Lloyd iteration** (``riptide_kmeans_step``). A block copies the ``k`` centers (and their squared
-  norms) into shared memory once, then walks tiles of ``R`` rows: the tile is loaded coalesced (and centered, as
-  scikit-learn centers X before clustering: ``x - mean`` in X's dtype, so the centered copy of X is never
-  written), each row's distances ``|c|^2 - 2 x.c`` to the centers are computed from shared memory (scikit-learn's
-  formula; ties go to the first center), and the row's weighted values are added to the block's per-cluster sums.
-  The sums are owned, not shared: thread ``(g, j)`` adds feature ``j`` of the rows ``g, g + G, ...`` of the tile,
-  so there are no atomics and the result does not depend on scheduling (a fixed grid gives bit-identical centers
-  run after run). Each block writes its ``k x d`` sums and ``k`` weights once; labels are rewritten in place and
-  the changed ones counted (scikit-learn's strict convergence test).
-* **The M-step and the stopping rule on the device** (``riptide_kmeans_finalize``, one block): the block partials
-  are summed in a fixed order, the centers averaged (times the reciprocal weight, as scikit-learn does), the center
-  shift and the label changes compared with scikit-learn's rules, and a small ``state`` vector records the
-  iteration count and whether the run stopped. Once stopped, later launches return at once, so the host queues
-  several iterations and reads ``state`` once per batch. An empty cluster *pauses* the run instead: scikit-learn
-  relocates it to the points farthest from their centers (a sort of all rows, rare), which the host does with the
-  xp twin's code before resuming.
+  norms) into shared memory once, then walks tiles of ``R`` rows. The pass is limited by how many bytes of X are in
+  flight, not by arithmetic: at 4 TB/s and about 1 us of memory latency an SM must keep some 30 KB of loads
+  outstanding, and a block that loads a tile, waits, and only then works on it has at most one tile's loads in
+  flight and none while it works. So the tile is *prefetched into registers*: each thread loads its ``PF``
+  elements of the block's next tile (coalesced: consecutive threads, consecutive elements of the tile's rows) right
+  after the current tile is staged in shared memory, and those loads fly while the tile is scored and summed
+  (``THREADS * PF * 8`` bytes a block, 48 KB an SM at three blocks). The rows' weights and old labels come the same
+  way. A tile therefore has at most ``PF * THREADS`` elements, and thread ``t``'s element ``i`` lies at the same
+  (row, feature) in every tile, so its place in the staged tile is stepped, not divided, out.
+* Staging centers the tile as scikit-learn centers X before clustering (``x - mean`` in X's dtype, so the centered
+  copy of X is never written). Each row's distances ``|c|^2 - 2 x.c`` to the centers are computed from shared
+  memory (scikit-learn's formula, features summed in order, ties to the first center) by one thread per row and
+  chunk of ``CB`` centers; the centers are stored chunk-interleaved (feature ``j`` of a chunk's ``CB`` centers side
+  by side), so a thread reads them with wide loads that the warp shares.
+* The per-cluster sums are owned, not shared: thread ``(g, j)`` adds feature ``j`` of the rows ``g, g + G, ...`` of
+  the tile, so there are no atomics and the result does not depend on scheduling (a fixed grid gives bit-identical
+  centers run after run). Each block writes its ``k x d`` sums and ``k`` weights once; labels are rewritten in place
+  and the changed ones counted (scikit-learn's strict convergence test).
+* **The M-step and the stopping rule on the device**, two small kernels per iteration. ``riptide_kmeans_reduce``
+  sums the blocks' partial rows column by column with many threads (one warp reads 32 consecutive columns of a row;
+  a block's warps take interleaved rows, then their sums are added in warp order: a fixed order, so still
+  bit-identical run to run). ``riptide_kmeans_finalize`` (one block) averages the centers (times the reciprocal
+  weight, as scikit-learn does), compares the center shift and the label changes with scikit-learn's rules, and
+  records in a small ``state`` vector the iteration count and whether the run stopped. Once stopped, later
+  launches return at once, so the host queues several iterations and reads ``state`` once per batch. An empty
+  cluster *pauses* the run instead: scikit-learn relocates it to the points farthest from their centers (a sort of
+  all rows, rare), which the host does with the xp twin's code before resuming.
 * The arithmetic is in float64 for float32 data too (the centering itself is done in the data's dtype).
 * ``riptide_column_sums``: per-block column sums of a row-major matrix, coalesced (consecutive threads read
   consecutive elements and each keeps one column), summed over blocks in a fixed order by the caller.
 
 Sizes: a block uses at most 48 KiB of shared memory (CuPy's default limit), which bounds ``k x d`` (about 2,500
 for the Lloyd step); larger problems take the xp twin (GEMMs), where the ``k x d`` work is large enough for cuBLAS.
+Registers: 80 a thread (``--maxrregcount``), so three 256-thread blocks share an SM.
 """
 
 from __future__ import annotations
@@ -48,16 +61,31 @@ MODE_ITERATE, MODE_ASSIGN, MODE_INERTIA = 0, 1, 2
 STATE_SIZE = 4
 THREADS = 256  # threads per block (a power of two: the block reductions halve it)
 CENTER_CHUNK = 4  # centers a thread scores at once (registers)
+PREFETCH = 8  # elements of the next tile a thread holds in registers: a tile has at most PREFETCH * THREADS
+ROW_PREFETCH = 1  # rows (weight, old label) of the next tile a thread holds: a tile has at most this * THREADS rows
+REGISTERS = 80  # registers a thread (--maxrregcount; ptxas: no spills): three 256-thread blocks an SM
 SHARED_LIMIT = 48 * 1024  # bytes of dynamic shared memory a block may use without opting in
 _MAX_GROUPS = 4  # row groups accumulating sums in a block (more: more parallel adds, more shared memory)
+REDUCE_COLUMNS = 32  # partial columns a block of riptide_kmeans_reduce sums (one per lane of a warp)
 
 KMEANS_SOURCE = r"""
 // DATA_T: the data's type (float or double); arithmetic is in double. CB: centers scored at once by one thread.
+// PF: elements of the next tile a thread holds in registers; WPF: rows (weight, old label) of it likewise; NT:
+// the step's threads per block.
 #ifndef DATA_T
 #define DATA_T double
 #endif
 #ifndef CB
 #define CB 4
+#endif
+#ifndef PF
+#define PF 8
+#endif
+#ifndef WPF
+#define WPF 1
+#endif
+#ifndef NT
+#define NT 256  // threads per block of riptide_kmeans_step: the prefetch offsets are constants
 #endif
 #ifndef RIPTIDE_DYNAMIC_SHARED
 #define RIPTIDE_DYNAMIC_SHARED(name) extern __shared__ double name[]
@@ -69,19 +97,47 @@ typedef long long i64;
 #define MODE_ASSIGN 1   // labels, each row's squared distance to its center, per-block weighted inertia
 #define MODE_INERTIA 2  // per-block weighted inertia of the given labels
 
-// Shared memory, in doubles: centers (padded to whole chunks of CB) | their squared norms | mean | tile of R rows
-// (odd stride ds) | row weights | best distance per row and chunk | sums per row group (ITERATE) ; then ints:
-// best center per row and chunk | label per row. The tile region has at least blockDim.x doubles: it is reused
-// for the block's final reduction.
-extern "C" __global__ void riptide_kmeans_step(
+// Issues the loads of tile `tile` into registers: thread t's element i is element t + i * blockDim.x of the tile
+// (row-major, so a warp reads consecutive addresses); its row r = t + i * blockDim.x gets weight and old label.
+// Nothing waits for the loads here: the registers are read when the tile is staged, one tile later.
+__device__ __forceinline__ void riptide_kmeans_fetch(
+        const data_t* __restrict__ X, const data_t* __restrict__ weight, const int* __restrict__ labels,
+        const i64 n, const int d, const int R, const int mode, const i64 tile, data_t (&xb)[PF],
+        data_t (&wb)[WPF], int (&lb)[WPF]) {
+    const int tid = threadIdx.x, nt = NT;
+    const i64 row0 = tile * R;
+    const int rows = n - row0 < (i64)R ? (int)(n - row0) : R;
+    const data_t* src = X + row0 * d;
+    const int count = rows * d;
+#pragma unroll
+    for (int i = 0; i < PF; ++i) {
+        const int e = tid + i * nt;
+        if (e < count) xb[i] = src[e];
+    }
+#pragma unroll
+    for (int i = 0; i < WPF; ++i) {
+        const int r = tid + i * nt;
+        if (r < rows) {
+            wb[i] = weight[row0 + r];
+            if (mode != MODE_ASSIGN) lb[i] = labels[row0 + r];
+        }
+    }
+}
+
+// Shared memory, in doubles: centers chunk-interleaved ([chunk q][feature j][CB], padded to whole chunks) | their
+// squared norms | mean | tile of R rows (odd stride ds) | row weights | best distance per row and chunk | sums per
+// row group (ITERATE) ; then ints: best center per row and chunk | label per row. The tile region has at least
+// blockDim.x doubles: it is reused for the block's final reduction. R * d <= PF * blockDim.x and
+// R <= WPF * blockDim.x (the launch plan). MODE is a template parameter: each mode is compiled on its own, so the
+// registers one mode needs (the prefetch buffer, the scores) are not held for another's.
+template <int MODE>
+__device__ __forceinline__ void riptide_kmeans_step_body(
         const data_t* __restrict__ X, const data_t* __restrict__ mean, const data_t* __restrict__ weight,
         const data_t* __restrict__ centers, const i64 n, const int d, const int k, const int R, const int groups,
-        const int mode, const i64* __restrict__ state, int* __restrict__ labels, data_t* __restrict__ closest,
-        const int want_closest, double* __restrict__ partials, i64* __restrict__ changed_partials,
-        double* __restrict__ inertia_partials) {
+        int* __restrict__ labels, data_t* __restrict__ closest, const int want_closest,
+        double* __restrict__ partials, i64* __restrict__ changed_partials, double* __restrict__ inertia_partials) {
     RIPTIDE_DYNAMIC_SHARED(shared);
-    if (mode == MODE_ITERATE && state[0] != 0) return;  // stopped or paused: a queued iteration does nothing
-    const int tid = threadIdx.x, nt = blockDim.x;
+    const int tid = threadIdx.x, nt = NT;
     const int ds = d | 1;  // odd row stride: a warp reading one row per thread hits distinct banks
     const int nq = (k + CB - 1) / CB, kp = nq * CB;
     const int E = k * d + k;  // sums, then weights
@@ -93,48 +149,77 @@ extern "C" __global__ void riptide_kmeans_step(
     double* s_w = s_tile + tile_size;
     double* s_best = s_w + R;
     double* s_acc = s_best + R * nq;
-    int* s_besti = (int*)(s_acc + (mode == MODE_ITERATE ? groups * E : 0));
+    int* s_besti = (int*)(s_acc + (MODE == MODE_ITERATE ? groups * E : 0));
     int* s_lab = s_besti + R * nq;
 
-    for (int e = tid; e < kp * d; e += nt) s_cent[e] = e < k * d ? (double)centers[e] : 0.0;
+    for (int e = tid; e < kp * d; e += nt) {
+        const int q = e / (d * CB), rest = e - q * d * CB, j = rest / CB, c = q * CB + rest - j * CB;
+        s_cent[e] = c < k ? (double)centers[c * d + j] : 0.0;
+    }
     for (int j = tid; j < d; j += nt) s_mean[j] = (double)mean[j];
-    if (mode == MODE_ITERATE)
+    if (MODE == MODE_ITERATE)
         for (int e = tid; e < groups * E; e += nt) s_acc[e] = 0.0;
     __syncthreads();
     for (int c = tid; c < kp; c += nt) {
+        const double* cc = s_cent + (c / CB) * d * CB + c % CB;
         double s = 0.0;
-        for (int j = 0; j < d; ++j) s += s_cent[c * d + j] * s_cent[c * d + j];
+        for (int j = 0; j < d; ++j) s += cc[j * CB] * cc[j * CB];
         s_csq[c] = s;
     }
+    const i64 ntiles = (n + R - 1) / R;
+    data_t xb[PF], wb[WPF];
+    int lb[WPF];
+    i64 tile = blockIdx.x;
+    if (tile < ntiles) riptide_kmeans_fetch(X, weight, labels, n, d, R, MODE, tile, xb, wb, lb);
+    // thread tid's element i sits at row r0 + i * dr (+ carries), feature j0 + i * dj (mod d) of every tile
+    const int r0 = tid / d, j0 = tid - r0 * d, dr = nt / d, dj = nt - dr * d;
     i64 my_changed = 0;
     double my_inertia = 0.0;
-    const i64 ntiles = (n + R - 1) / R;
-    for (i64 tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+    for (; tile < ntiles; tile += gridDim.x) {
         const i64 row0 = tile * R;
         const int rows = n - row0 < (i64)R ? (int)(n - row0) : R;
         __syncthreads();  // the previous tile is consumed (and the setup above is done)
-        const data_t* src = X + row0 * d;
-        for (int e = tid; e < rows * d; e += nt) {
-            const int r = e / d, j = e - r * d;
-            const data_t centered = src[e] - (data_t)s_mean[j];  // in the data's type, as the xp twin centers
-            s_tile[r * ds + j] = (double)centered;
+        {
+            int r = r0, j = j0;
+#pragma unroll
+            for (int i = 0; i < PF; ++i) {
+                // centered in the data's type, as the xp twin centers
+                if (r < rows) s_tile[r * ds + j] = (double)(data_t)(xb[i] - (data_t)s_mean[j]);
+                r += dr;
+                j += dj;
+                if (j >= d) { j -= d; ++r; }
+            }
         }
-        for (int r = tid; r < rows; r += nt) s_w[r] = (double)weight[row0 + r];
+#pragma unroll
+        for (int i = 0; i < WPF; ++i) {
+            const int r = tid + i * nt;
+            if (r < rows) {
+                s_w[r] = (double)wb[i];
+                if (MODE != MODE_ASSIGN) s_lab[r] = lb[i];  // the old label; only this thread reads it back
+            }
+        }
         __syncthreads();
-        if (mode != MODE_INERTIA) {
+        // the next tile's loads fly while this one is scored and summed
+        if (tile + gridDim.x < ntiles)
+            riptide_kmeans_fetch(X, weight, labels, n, d, R, MODE, tile + gridDim.x, xb, wb, lb);
+        if (MODE != MODE_INERTIA) {
             // distances of row r to the centers of chunk q: |c|^2 - 2 x.c, the first minimum kept
             for (int p = tid; p < rows * nq; p += nt) {
                 const int r = p % rows, q = p / rows;
                 const double* x = s_tile + r * ds;
-                const double* cq = s_cent + q * CB * d;
+                const double* cq = s_cent + q * d * CB;
                 double dot[CB];
+#pragma unroll
                 for (int u = 0; u < CB; ++u) dot[u] = 0.0;
+#pragma unroll 2
                 for (int j = 0; j < d; ++j) {
                     const double xv = x[j];
-                    for (int u = 0; u < CB; ++u) dot[u] += xv * cq[u * d + j];
+#pragma unroll
+                    for (int u = 0; u < CB; ++u) dot[u] += xv * cq[j * CB + u];
                 }
                 double best = 0.0;
                 int besti = -1;
+#pragma unroll
                 for (int u = 0; u < CB; ++u) {
                     const int c = q * CB + u;
                     if (c < k) {
@@ -147,30 +232,33 @@ extern "C" __global__ void riptide_kmeans_step(
             }
             __syncthreads();
         }
-        for (int r = tid; r < rows; r += nt) {
-            const i64 i = row0 + r;
+#pragma unroll
+        for (int i = 0; i < WPF; ++i) {
+            const int r = tid + i * nt;
+            if (r >= rows) continue;
+            const i64 row = row0 + r;
             int label;
-            if (mode == MODE_INERTIA) {
-                label = labels[i];
+            if (MODE == MODE_INERTIA) {
+                label = s_lab[r];
             } else {
                 double best = s_best[r * nq];
                 label = s_besti[r * nq];
                 for (int q = 1; q < nq; ++q)
                     if (s_best[r * nq + q] < best) { best = s_best[r * nq + q]; label = s_besti[r * nq + q]; }
-                if (mode == MODE_ITERATE && labels[i] != label) ++my_changed;
-                labels[i] = label;
+                if (MODE == MODE_ITERATE && s_lab[r] != label) ++my_changed;
+                labels[row] = label;
+                s_lab[r] = label;
             }
-            s_lab[r] = label;
-            if (mode != MODE_ITERATE) {  // scikit-learn's inertia: the squared difference, summed directly
+            if (MODE != MODE_ITERATE) {  // scikit-learn's inertia: the squared difference, summed directly
                 const double* x = s_tile + r * ds;
-                const double* c = s_cent + label * d;
+                const double* c = s_cent + (label / CB) * d * CB + label % CB;
                 double sq = 0.0;
-                for (int j = 0; j < d; ++j) { const double diff = x[j] - c[j]; sq += diff * diff; }
-                if (want_closest) closest[i] = (data_t)sq;
+                for (int j = 0; j < d; ++j) { const double diff = x[j] - c[j * CB]; sq += diff * diff; }
+                if (want_closest) closest[row] = (data_t)sq;
                 my_inertia += sq * s_w[r];
             }
         }
-        if (mode == MODE_ITERATE) {
+        if (MODE == MODE_ITERATE) {
             __syncthreads();  // every label of the tile is known
             // thread (g, j) owns feature j of group g's sums: rows g, g + groups, ... in order, no atomics
             for (int p = tid; p < groups * d; p += nt) {
@@ -178,14 +266,15 @@ extern "C" __global__ void riptide_kmeans_step(
                 double* acc = s_acc + g * E;
                 for (int r = g; r < rows; r += groups) {
                     const int label = s_lab[r];
-                    acc[label * d + j] += s_tile[r * ds + j] * s_w[r];
-                    if (j == 0) acc[k * d + label] += s_w[r];
+                    const double w = s_w[r];
+                    acc[label * d + j] += s_tile[r * ds + j] * w;
+                    if (j == 0) acc[k * d + label] += w;
                 }
             }
         }
     }
     __syncthreads();
-    if (mode == MODE_ITERATE) {
+    if (MODE == MODE_ITERATE) {
         double* out = partials + (i64)blockIdx.x * E;
         for (int e = tid; e < E; e += nt) {
             double s = 0.0;
@@ -195,45 +284,75 @@ extern "C" __global__ void riptide_kmeans_step(
     }
     // the block's change count (exact in a double below 2**53) or inertia, reduced in a fixed order
     double* s_red = s_tile;
-    s_red[tid] = mode == MODE_ITERATE ? (double)my_changed : my_inertia;
+    s_red[tid] = MODE == MODE_ITERATE ? (double)my_changed : my_inertia;
     __syncthreads();
     for (int s = nt / 2; s > 0; s >>= 1) {
         if (tid < s) s_red[tid] += s_red[tid + s];
         __syncthreads();
     }
     if (tid == 0) {
-        if (mode == MODE_ITERATE) changed_partials[blockIdx.x] = (i64)s_red[0];
+        if (MODE == MODE_ITERATE) changed_partials[blockIdx.x] = (i64)s_red[0];
         else inertia_partials[blockIdx.x] = s_red[0];
     }
 }
 
-// One block: sums the step's block partials (element e by 32 lanes over the blocks, then a fixed tree), then the
-// M-step and scikit-learn's stopping rule. Shared memory: E totals | blockDim.x reduction slots.
+extern "C" __global__ void riptide_kmeans_step(
+        const data_t* __restrict__ X, const data_t* __restrict__ mean, const data_t* __restrict__ weight,
+        const data_t* __restrict__ centers, const i64 n, const int d, const int k, const int R, const int groups,
+        const int mode, const i64* __restrict__ state, int* __restrict__ labels, data_t* __restrict__ closest,
+        const int want_closest, double* __restrict__ partials, i64* __restrict__ changed_partials,
+        double* __restrict__ inertia_partials) {
+    if (mode == MODE_ITERATE) {
+        if (state[0] != 0) return;  // stopped or paused: a queued iteration does nothing
+        riptide_kmeans_step_body<MODE_ITERATE>(X, mean, weight, centers, n, d, k, R, groups, labels, closest,
+                                               want_closest, partials, changed_partials, inertia_partials);
+    } else if (mode == MODE_ASSIGN) {
+        riptide_kmeans_step_body<MODE_ASSIGN>(X, mean, weight, centers, n, d, k, R, groups, labels, closest,
+                                              want_closest, partials, changed_partials, inertia_partials);
+    } else {
+        riptide_kmeans_step_body<MODE_INERTIA>(X, mean, weight, centers, n, d, k, R, groups, labels, closest,
+                                               want_closest, partials, changed_partials, inertia_partials);
+    }
+}
+
+// The step's block partials (blocks x E, row-major) summed per column into totals, in a fixed order: block x
+// takes columns 32x ... 32x + 31, one per lane; warp w adds the rows w, w + W, ... (W warps), then warp 0 adds the
+// W warp sums in order. Many blocks and all their warps read at once: the sum takes a few memory latencies, not
+// blocks x E / blockDim.x of them. Shared memory: blockDim.x doubles.
+extern "C" __global__ void riptide_kmeans_reduce(const double* __restrict__ partials, const int blocks,
+                                                 const int E, const i64* __restrict__ state,
+                                                 double* __restrict__ totals) {
+    RIPTIDE_DYNAMIC_SHARED(shared);
+    if (state[0] != 0) return;  // stopped or paused: totals keep the paused iteration's sums
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32, W = blockDim.x / 32;
+    const int e = blockIdx.x * 32 + lane;
+    double s = 0.0;
+    if (e < E) {
+#pragma unroll 8
+        for (int b = w; b < blocks; b += W) s += partials[(i64)b * E + e];
+    }
+    shared[threadIdx.x] = s;
+    __syncthreads();
+    if (w == 0 && e < E) {
+        double t = shared[lane];
+        for (int v = 1; v < W; ++v) t += shared[v * 32 + lane];
+        totals[e] = t;
+    }
+}
+
+// One block, after riptide_kmeans_reduce: the M-step and scikit-learn's stopping rule. Shared memory: E totals
+// (then the center differences and the centers' squared shifts) | blockDim.x reduction slots.
 extern "C" __global__ void riptide_kmeans_finalize(
-        const double* __restrict__ partials, const i64* __restrict__ changed_partials, const int blocks,
-        const int d, const int k, const double tol, data_t* __restrict__ centers, double* __restrict__ totals,
-        i64* __restrict__ state, double* __restrict__ shift_out) {
+        const double* __restrict__ totals, const i64* __restrict__ changed_partials, const int blocks,
+        const int d, const int k, const double tol, data_t* __restrict__ centers, i64* __restrict__ state,
+        double* __restrict__ shift_out) {
     RIPTIDE_DYNAMIC_SHARED(shared);
     if (state[0] != 0) return;
     const int tid = threadIdx.x, nt = blockDim.x;
     const int E = k * d + k;
     double* s_tot = shared;
     double* s_red = s_tot + E;
-    const int lane = tid % 32, slot = tid / 32, per_round = nt / 32;
-    for (int base = 0; base < E; base += per_round) {
-        const int e = base + slot;
-        double s = 0.0;
-        if (e < E)
-            for (int b = lane; b < blocks; b += 32) s += partials[(i64)b * E + e];
-        s_red[tid] = s;
-        __syncthreads();
-        for (int w = 16; w > 0; w >>= 1) {
-            if (lane < w) s_red[tid] += s_red[tid + w];
-            __syncthreads();
-        }
-        if (lane == 0 && e < E) s_tot[e] = s_red[tid];
-        __syncthreads();
-    }
+    for (int e = tid; e < E; e += nt) s_tot[e] = totals[e];
     double c = 0.0;
     for (int b = tid; b < blocks; b += nt) c += (double)changed_partials[b];
     s_red[tid] = c;
@@ -243,12 +362,17 @@ extern "C" __global__ void riptide_kmeans_finalize(
         __syncthreads();
     }
     const i64 changed = (i64)s_red[0];
-    int empty = 0;
-    for (int j = 0; j < k; ++j) empty |= s_tot[k * d + j] == 0.0;
     __syncthreads();  // every thread has read s_red[0]
-    if (empty) {  // scikit-learn relocates empty clusters (a sort of the rows): the host takes this iteration
-        for (int e = tid; e < E; e += nt) totals[e] = s_tot[e];
-        if (tid == 0) { state[3] = changed; state[0] = 2; }
+    double empty = 0.0;
+    for (int j = tid; j < k; j += nt) empty += s_tot[k * d + j] == 0.0;
+    s_red[tid] = empty;
+    __syncthreads();
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (tid < s) s_red[tid] += s_red[tid + s];
+        __syncthreads();
+    }
+    if (s_red[0] != 0.0) {  // scikit-learn relocates empty clusters (a sort of the rows): the host takes this
+        if (tid == 0) { state[3] = changed; state[0] = 2; }  // iteration, from totals
         return;
     }
     for (int e = tid; e < k * d; e += nt) {
@@ -259,15 +383,18 @@ extern "C" __global__ void riptide_kmeans_finalize(
         centers[e] = fresh;
         s_tot[e] = (double)diff;
     }
+    __syncthreads();  // the weights are read: their slots take the squared shifts
+    double* s_shift = s_tot + k * d;
+    for (int j = tid; j < k; j += nt) {  // scikit-learn: each center's euclidean shift, squared
+        double sq = 0.0;
+        for (int f = 0; f < d; ++f) sq += s_tot[j * d + f] * s_tot[j * d + f];
+        const data_t norm = (data_t)sqrt(sq);
+        s_shift[j] = (double)norm * (double)norm;
+    }
     __syncthreads();
     if (tid == 0) {
-        double shift = 0.0;  // scikit-learn: the sum over centers of their squared euclidean shift
-        for (int j = 0; j < k; ++j) {
-            double sq = 0.0;
-            for (int f = 0; f < d; ++f) sq += s_tot[j * d + f] * s_tot[j * d + f];
-            const data_t norm = (data_t)sqrt(sq);
-            shift += (double)norm * (double)norm;
-        }
+        double shift = 0.0;  // summed over the centers in order
+        for (int j = 0; j < k; ++j) shift += s_shift[j];
         shift_out[0] = shift;
         state[1] += 1;
         state[3] = changed;
@@ -342,10 +469,11 @@ class KMeansPlan:
 def kmeans_plan(n_features: int, n_clusters: int, mode: int, threads: int = THREADS,
                 shared_limit: int = SHARED_LIMIT) -> KMeansPlan | None:  # fmt: skip
     """The tile shape for ``k`` centers of ``d`` features, or None when they do not fit a block's shared memory
-    (the caller then takes the xp twin).
+    (the caller then takes the xp twin). A tile is what the block's threads prefetch: at most ``PREFETCH``
+    elements and ``ROW_PREFETCH`` rows a thread.
 
     >>> kmeans_plan(50, 8, MODE_ITERATE)
-    KMeansPlan(rows=64, groups=4, step_shared=45136, finalize_shared=5312)
+    KMeansPlan(rows=40, groups=4, step_shared=34480, finalize_shared=5312)
     >>> kmeans_plan(1000, 100, MODE_ITERATE) is None
     True
     """
@@ -356,21 +484,23 @@ def kmeans_plan(n_features: int, n_clusters: int, mode: int, threads: int = THRE
     E = k * d + k
     groups = max(1, min(threads // d, _MAX_GROUPS)) if mode == MODE_ITERATE else 0
     budget = shared_limit // 8 - 8  # in doubles, a little kept for alignment
+    finalize = E + threads
     fixed = kp * d + kp + d + groups * E
     per_row = ds + 1 + nq + (nq + 1 + 1) / 2  # tile row, weight, best per chunk; ints: best index, label
     rows = int((budget - fixed) // per_row) if budget > fixed else 0
-    rows = min(rows, 256)
-    if rows >= 32:
-        rows -= rows % 32
-    if rows < 4 or (E + threads) > budget:
+    if rows < 4 or finalize > budget:  # tiles of a few rows: the GEMMs of the xp twin do better
+        return None
+    rows = min(rows, PREFETCH * threads // d, ROW_PREFETCH * threads)  # wide rows: fewer, down to one
+    if rows < 1:
         return None
     step = _step_doubles(d, k, rows, groups, threads)
-    while rows > 4 and step > budget:
+    floor = min(rows, 4)
+    while rows > floor and step > budget:
         rows -= 1  # the tile is at least one reduction slot per thread
         step = _step_doubles(d, k, rows, groups, threads)
     if step > budget:
         return None
-    return KMeansPlan(rows, groups, 8 * step, 8 * (E + threads))
+    return KMeansPlan(rows, groups, 8 * step, 8 * finalize)
 
 
 def _step_doubles(d: int, k: int, rows: int, groups: int, threads: int) -> int:
@@ -385,27 +515,35 @@ def _step_doubles(d: int, k: int, rows: int, groups: int, threads: int) -> int:
 _C_TYPES = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}
 
 
+def compile_options(dtype: np.dtype) -> tuple[str, ...]:
+    """The defines the kernel sources are compiled with for data of ``dtype``."""
+    return (f"-DDATA_T={_C_TYPES[np.dtype(dtype)]}", f"-DCB={CENTER_CHUNK}", f"-DPF={PREFETCH}",
+            f"-DWPF={ROW_PREFETCH}", f"-DNT={THREADS}")  # fmt: skip
+
+
 @functools.cache
 def _module(source_name: str, dtype: np.dtype) -> Any:
     import cupy as cp
 
     source = {"kmeans": KMEANS_SOURCE, "column_sums": COLUMN_SUMS_SOURCE}[source_name]
-    # 64 registers a thread: four 256-thread blocks per SM, as many as shared memory allows (ptxas: no spills)
-    options = (f"-DDATA_T={_C_TYPES[dtype]}", f"-DCB={CENTER_CHUNK}", "--maxrregcount=64")
-    return cp.RawModule(code=source, options=options)
+    # REGISTERS a thread: the prefetch buffer and the scores without spills (ptxas), three blocks an SM
+    return cp.RawModule(code=source, options=(*compile_options(dtype), f"--maxrregcount={REGISTERS}"))
 
 
 @functools.cache
 def _resident_blocks(shared_bytes: int, threads: int) -> int:
-    """Blocks the device runs at once: SMs times the blocks an SM holds (shared memory, threads)."""
+    """Blocks the device runs at once: SMs times the blocks an SM holds (shared memory, threads, registers). A
+    grid larger than that would run a second, partial wave of blocks: the grid-stride loops would end unevenly."""
     import cupy as cp
 
     attributes = cp.cuda.Device().attributes
     sms = attributes["MultiProcessorCount"]
     per_sm_shared = attributes.get("MaxSharedMemoryPerMultiprocessor", 228 * 1024)
     per_sm_threads = attributes.get("MaxThreadsPerMultiProcessor", 2048)
-    per_sm = max(1, min(per_sm_shared // (shared_bytes + 1024), per_sm_threads // threads, 8))
-    return sms * per_sm
+    per_sm_registers = attributes.get("MaxRegistersPerMultiprocessor", 64 * 1024)
+    per_sm = min(per_sm_shared // (shared_bytes + 1024), per_sm_threads // threads,
+                 per_sm_registers // (REGISTERS * threads), 8)  # fmt: skip
+    return sms * max(1, per_sm)
 
 
 def step_blocks(n_samples: int, plan: KMeansPlan) -> int:
@@ -433,12 +571,18 @@ def kmeans_step(X: Any, mean: Any, weight: Any, centers: Any, plan: KMeansPlan, 
 
 def kmeans_finalize(partials: Any, changed_partials: Any, blocks: int, centers: Any, tol: float, totals: Any,
                     state: Any, shift: Any, plan: KMeansPlan) -> None:  # fmt: skip
-    """Launch the M-step and stopping rule of one iteration (one block)."""
+    """Launch the M-step and stopping rule of one iteration: the partials summed into ``totals`` (float64
+    ``(k * d + k,)``, kept for the host when an empty cluster pauses the run), then the one-block M-step."""
     k, d = centers.shape
-    kernel = _module("kmeans", centers.dtype).get_function("riptide_kmeans_finalize")
-    kernel((1,), (THREADS,), (partials, changed_partials, np.int32(blocks), np.int32(d), np.int32(k),
-                              np.float64(tol), centers, totals, state, shift),
-           shared_mem=plan.finalize_shared)  # fmt: skip
+    E = k * d + k
+    module = _module("kmeans", centers.dtype)
+    module.get_function("riptide_kmeans_reduce")((-(-E // REDUCE_COLUMNS),), (THREADS,),
+                                                 (partials, np.int32(blocks), np.int32(E), state, totals),
+                                                 shared_mem=8 * THREADS)  # fmt: skip
+    module.get_function("riptide_kmeans_finalize")((1,), (THREADS,), (totals, changed_partials, np.int32(blocks),
+                                                                      np.int32(d), np.int32(k), np.float64(tol),
+                                                                      centers, state, shift),
+                                                   shared_mem=plan.finalize_shared)  # fmt: skip
 
 
 def column_sums(X: Any, xp: Any, center: Any | None = None) -> Any:

@@ -37,12 +37,13 @@ for _code, _out in ((0, ["-DOUT_T=int"]), (8, ["-DOUT_T=i64"]), (9, ["-DOUT_T=do
     DEFINES[f"riptide_datetime_field:{_code}"] = [f"-DFIELD={_code}", "-DPER_SECOND=1000000LL", *_out]
 
 # riptide.ml's kernels, per data type.
-for _c_type in ("double", "float"):
+for _c_type, _dtype in (("double", "float64"), ("float", "float32")):
     for _kernel, _source in (("riptide_kmeans_step", ml_kernels.KMEANS_SOURCE),
+                             ("riptide_kmeans_reduce", ml_kernels.KMEANS_SOURCE),
                              ("riptide_kmeans_finalize", ml_kernels.KMEANS_SOURCE),
                              ("riptide_column_sums", ml_kernels.COLUMN_SUMS_SOURCE)):  # fmt: skip
         SOURCES[f"{_kernel}:{_c_type}"] = _source
-        DEFINES[f"{_kernel}:{_c_type}"] = [f"-DDATA_T={_c_type}", f"-DCB={ml_kernels.CENTER_CHUNK}"]
+        DEFINES[f"{_kernel}:{_c_type}"] = list(ml_kernels.compile_options(_dtype))
 
 # riptide.ml.cluster's all-pairs passes (k-th neighbour distances, Boruvka's lightest edges).
 from riptide.ml.cluster import _neighbourhood as cluster_pairs  # noqa: E402
@@ -87,6 +88,22 @@ def test_kernel_compiles(name):
         done = subprocess.run(["nvcc", "-ptx", "-arch=sm_90", *DEFINES.get(name, []), "-o", os.path.join(d, "k.ptx"), path],
                               capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_kmeans_step_fits_its_registers(dtype):
+    """The Lloyd step holds the next tile in registers: at the register cap that sets its occupancy (three blocks
+    an SM) ptxas must not spill them to local memory, which would share the L1 with the tile in shared memory."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "kmeans.cu")
+        with open(path, "w") as f:
+            f.write(ml_kernels.KMEANS_SOURCE)
+        done = subprocess.run(["nvcc", "-cubin", "-arch=sm_90", *ml_kernels.compile_options(dtype),
+                               f"--maxrregcount={ml_kernels.REGISTERS}", "-Xptxas", "-v", "-o",
+                               os.path.join(d, "k.cubin"), path], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = done.stderr.split("Compiling entry function 'riptide_kmeans_step'", 1)[1]
+    assert " 0 bytes spill stores, 0 bytes spill loads" in report.split("Compile time", 1)[0], report[:600]
 
 
 def test_every_kernel_is_in_its_source():

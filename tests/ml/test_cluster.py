@@ -69,6 +69,37 @@ def test_kmeans_empty_cluster_relocation_and_warning():
         rtc.KMeans(2, n_init=1, random_state=0).fit(np.ones((5, 2)))
 
 
+def _numpy_with_cupy_argpartition():
+    """NumPy whose argpartition breaks ties as CuPy's does: cupy.argpartition "fully sorts the given array as
+    cupy.argsort does" (CuPy's documentation), a stable sort, so tied values come out in index order."""
+    import types
+
+    namespace = types.ModuleType("numpy_with_cupy_argpartition")
+    namespace.__dict__.update(np.__dict__)
+    namespace.argpartition = lambda a, kth, axis=-1: np.argsort(a, axis=axis, kind="stable")
+    return namespace
+
+
+@pytest.mark.parametrize("n,k", [(6, 4), (9, 4), (6, 5)])
+def test_empty_cluster_relocation_breaks_ties_as_numpy_whatever_xp(monkeypatch, n, k):
+    """KBinsDiscretizer's k-means init puts a column's extreme points exactly equally far from the outer centers;
+    with an inner cluster empty, scikit-learn moves the one np.argpartition picks. The pick must not come from xp's
+    argpartition: CuPy's picks the other point (GPU-only: other centers, other bin edges than scikit-learn's)."""
+    import sklearn.preprocessing as skp
+
+    import riptide.ml.preprocessing as rtp
+    from riptide.ml.cluster import _kmeans
+
+    relocate, cupy_like = _kmeans._relocate_empty, _numpy_with_cupy_argpartition()
+    # on the CPU the relocation gets CuPy's tie order; on a GPU it runs on CuPy itself
+    monkeypatch.setattr(_kmeans, "_relocate_empty", lambda *a: relocate(*a[:-1], cupy_like if a[-1] is np else a[-1]))
+    X = np.random.default_rng(n).normal(size=(n, 3))  # (the data of test_kbins_matches' failing GPU draws)
+    params = dict(n_bins=k, strategy="kmeans", encode="ordinal")
+    ours, theirs = rtp.KBinsDiscretizer(**params).fit(X), skp.KBinsDiscretizer(**params).fit(X)
+    for a, b in zip(ours.bin_edges_, theirs.bin_edges_, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
 def test_kmeans_errors_like_sklearn():
     with pytest.raises(ValueError, match="n_samples=3 should be >= n_clusters=4"):
         rtc.KMeans(4).fit(X_BLOBS[:3])
@@ -104,11 +135,13 @@ def test_kmeans_riptide_frame_and_callable_init():
 _EMU_KERNELS = {  # kernel -> its parameters' C types after DATA_T substitution ("T")
     "riptide_kmeans_step": ["const T*", "const T*", "const T*", "const T*", "long long", "int", "int", "int", "int",
                             "int", "const long long*", "int*", "T*", "int", "double*", "long long*", "double*"],
-    "riptide_kmeans_finalize": ["const double*", "const long long*", "int", "int", "int", "double", "T*", "double*",
+    "riptide_kmeans_reduce": ["const double*", "int", "int", "const long long*", "double*"],
+    "riptide_kmeans_finalize": ["const double*", "const long long*", "int", "int", "int", "double", "T*",
                                 "long long*", "double*"],
     "riptide_column_sums": ["const T*", "long long", "int", "long long", "const T*", "int", "double*"],
 }  # fmt: skip
 EMU_THREADS = 32  # CUDA threads per emulated block (host threads; the finalize kernel needs a multiple of 32)
+EMU_REDUCE_THREADS = 128  # the partials' column sums: four warps, so each column is summed in four interleaved parts
 
 
 def _emu_library():
@@ -120,7 +153,9 @@ def _emu_library():
         pytest.skip("needs g++ to run the kernels on the CPU")
     parts = [EMU_SHIM]
     for c_type in ("double", "float"):
-        parts += ["#undef DATA_T", f"#define DATA_T {c_type}", "#undef CB", f"#define CB {_kernels.CENTER_CHUNK}"]
+        parts += ["#undef DATA_T", f"#define DATA_T {c_type}", "#undef CB", f"#define CB {_kernels.CENTER_CHUNK}",
+                  "#undef PF", f"#define PF {_kernels.PREFETCH}", "#undef WPF", f"#define WPF {_kernels.ROW_PREFETCH}",
+                  "#undef NT", f"#define NT {EMU_THREADS}"]  # fmt: skip
         body = _kernels.KMEANS_SOURCE + _kernels.COLUMN_SUMS_SOURCE.split("typedef long long i64;", 1)[1]
         for name in _EMU_KERNELS:
             body = body.replace(f"{name}(", f"{name}_{c_type}(")
@@ -145,7 +180,7 @@ class _Emulated:
         self.lib, self.shared_limit, self.max_blocks = library, shared_limit, max_blocks
         self._plan = _kernels.kmeans_plan  # kept: the fixture replaces the module's
 
-    def _call(self, name, dtype, grid, shared, *args):
+    def _call(self, name, dtype, grid, shared, *args, threads=EMU_THREADS):
         import ctypes
 
         c_type = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}[np.dtype(dtype)]
@@ -160,7 +195,7 @@ class _Emulated:
                 converted.append(ctypes.c_int(int(a)))
             else:
                 converted.append(ctypes.c_double(float(a)))
-        getattr(self.lib, f"emu_{name}_{c_type}")(ctypes.c_uint(grid), ctypes.c_uint(EMU_THREADS),
+        getattr(self.lib, f"emu_{name}_{c_type}")(ctypes.c_uint(grid), ctypes.c_uint(threads),
                                                   ctypes.c_size_t(shared), *converted)  # fmt: skip
 
     def plan(self, n_features, n_clusters, mode):
@@ -179,10 +214,15 @@ class _Emulated:
                    np.int32(mode), state, labels, closest, np.int32(want), partials, changed_partials,
                    inertia_partials)  # fmt: skip
 
+    def kmeans_reduce(self, partials, blocks, E, state, totals):
+        self._call("riptide_kmeans_reduce", np.float64, -(-E // 32), 8 * EMU_REDUCE_THREADS, partials,
+                   np.int32(blocks), np.int32(E), state, totals, threads=EMU_REDUCE_THREADS)  # fmt: skip
+
     def kmeans_finalize(self, partials, changed_partials, blocks, centers, tol, totals, state, shift, plan):
         k, d = centers.shape
-        self._call("riptide_kmeans_finalize", centers.dtype, 1, plan.finalize_shared, partials, changed_partials,
-                   np.int32(blocks), np.int32(d), np.int32(k), np.float64(tol), centers, totals, state, shift)
+        self.kmeans_reduce(partials, blocks, k * d + k, state, totals)
+        self._call("riptide_kmeans_finalize", centers.dtype, 1, plan.finalize_shared, totals, changed_partials,
+                   np.int32(blocks), np.int32(d), np.int32(k), np.float64(tol), centers, state, shift)
 
     def column_sums(self, X, xp, center=None):
         n, d = X.shape
@@ -250,6 +290,16 @@ def test_device_path_stopping_rules(emulated, max_iter, tol):
     _assert_like_sklearn(ours, theirs, X)
 
 
+@pytest.mark.parametrize("d,k", [(1, 1), (1, 3), (7, 6)])
+def test_device_path_narrow_and_single(emulated, d, k):
+    """One feature (a tile is a run of single values), one cluster, and 7 features that do not divide a block."""
+    rng = np.random.default_rng(d * 10 + k)
+    X = rng.normal(size=(157, d)) * 2 + 5
+    params = dict(n_clusters=k, init=X[:k].copy(), n_init=1, tol=0.0)
+    ours, theirs = rtc.KMeans(**params).fit(X), skc.KMeans(**params).fit(X)
+    _assert_like_sklearn(ours, theirs, X)
+
+
 def test_device_path_float32(emulated):
     X = X_BLOBS.astype(np.float32)
     ours = rtc.KMeans(5, random_state=0, n_init=1).fit(X)
@@ -274,23 +324,17 @@ def test_device_path_empty_cluster_pauses_the_loop(emulated):
     _assert_like_sklearn(ours, theirs, np.ones((5, 2)))
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 1000), n=st.integers(1, 70), d=st.integers(1, 9), k=st.integers(1, 10))
-def test_step_kernel_matches_twin(emu_library, seed, n, d, k):
+def _check_step(emu, X, w, centers, rng):
     """One Lloyd step in each mode against the xp twin's pieces (labels, sums, weights, inertia)."""
     from riptide.ml import _kernels
     from riptide.ml.cluster import _kmeans
 
-    k = min(k, n)
-    rng = np.random.default_rng(seed)
-    X = np.round(rng.normal(size=(n, d)), 1)  # rounded: ties between centers happen
-    w = rng.uniform(0.5, 2, n)
-    centers = X[rng.choice(n, k, replace=False)] + 0.05
+    n, d = X.shape
+    k = centers.shape[0]
     mean = X.mean(axis=0)
     Xc = X - mean
-    emu = _Emulated(emu_library, 4096, 3)
     plan = emu.plan(d, k, _kernels.MODE_ITERATE)
-    assume(plan is not None)  # the emulator's small shared memory does not fit every shape (the twin runs those)
+    assert plan.rows * d <= _kernels.PREFETCH * EMU_THREADS and plan.rows <= _kernels.ROW_PREFETCH * EMU_THREADS
     blocks = emu.step_blocks(n, plan)
     labels = np.full(n, -1, dtype=np.int32)
     labels[: n // 2] = 0
@@ -305,6 +349,9 @@ def test_step_kernel_matches_twin(emu_library, seed, n, d, k):
     sums, weights = _kmeans._weighted_sums(Xc, w, expected, k, np)
     np.testing.assert_allclose(partials.sum(axis=0), np.concatenate([sums.ravel(), weights]), rtol=1e-12, atol=1e-12)
     assert changed.sum() == (expected != 0).sum() + (expected[n // 2 :] == 0).sum()
+    totals = np.full(k * d + k, np.nan)
+    emu.kmeans_reduce(partials, blocks, k * d + k, state, totals)
+    np.testing.assert_array_equal(totals, _ordered_column_sums(partials))
     final = emu.plan(d, k, _kernels.MODE_ASSIGN)
     blocks = emu.step_blocks(n, final)
     inertia, closest = np.empty(blocks), np.empty(n)
@@ -313,10 +360,102 @@ def test_step_kernel_matches_twin(emu_library, seed, n, d, k):
     distances = _kmeans._row_distances(Xc, centers, expected, np)
     np.testing.assert_allclose(closest, distances, rtol=1e-12, atol=1e-12)
     assert np.isclose(inertia.sum(), distances @ w, rtol=1e-12)
-    labels[:] = (labels + 1) % k
+    labels[:] = rng.integers(0, k, n)
     emu.kmeans_step(X, mean, w, centers, final, _kernels.MODE_INERTIA, state, labels, None, partials, changed,
                     inertia, blocks)  # fmt: skip
     assert np.isclose(inertia.sum(), _kmeans._row_distances(Xc, centers, labels, np) @ w, rtol=1e-12)
+
+
+def _ordered_column_sums(partials, warps=EMU_REDUCE_THREADS // 32):
+    """riptide_kmeans_reduce's order of additions, in Python floats: warp v adds rows v, v + warps, ... of a column,
+    then the warp sums are added in order (the result is bit-identical run to run)."""
+    blocks, E = partials.shape
+    out = np.empty(E)
+    for e in range(E):
+        parts = []
+        for v in range(warps):
+            s = 0.0
+            for b in range(v, blocks, warps):
+                s += float(partials[b, e])
+            parts.append(s)
+        t = parts[0]
+        for s in parts[1:]:
+            t += s
+        out[e] = t
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(1, 70), d=st.integers(1, 9), k=st.integers(1, 10))
+def test_step_kernel_matches_twin(emu_library, seed, n, d, k):
+    k = min(k, n)
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, d)), 1)  # rounded: ties between centers happen
+    w = rng.uniform(0.5, 2, n)
+    centers = X[rng.choice(n, k, replace=False)] + 0.05
+    emu = _Emulated(emu_library, 4096, 3)
+    assume(emu.plan(d, k, 0) is not None)  # the emulator's small shared memory does not fit every shape (the twin)
+    _check_step(emu, X, w, centers, rng)
+
+
+@pytest.mark.parametrize("n,d,k,shared_limit,max_blocks", [
+    (1, 1, 1, 4096, 3),  # one row
+    (300, 1, 1, 4096, 3),  # d = 1: a tile is EMU_THREADS rows, one element a thread
+    (301, 1, 6, 4096, 2),  # d = 1, several chunks of centers
+    (257, 3, 7, 4096, 3),  # k * d + k = 28, k not a multiple of the chunk; a short last tile
+    (200, 7, 5, 8192, 4),  # 7 does not divide EMU_THREADS: the elements of a thread wrap rows unevenly
+    (90, 40, 3, 8192, 3),  # d > EMU_THREADS: a thread's elements step over whole rows (tiles of 6 rows)
+    (33, 255, 1, 48 * 1024, 2),  # d near PREFETCH * EMU_THREADS: tiles of one row
+    (120, 6, 100, 32 * 1024, 3),  # large k * d: 99% of the shared memory
+])  # fmt: skip
+def test_step_kernel_shapes(emu_library, n, d, k, shared_limit, max_blocks):
+    from riptide.ml import _kernels
+
+    rng = np.random.default_rng(n * 1000 + d * 10 + k)
+    X = rng.normal(size=(n, d)) * 3 + 7
+    w = rng.uniform(0.5, 2, n)
+    centers = X[rng.choice(n, k, replace=False)] + 0.01
+    emu = _Emulated(emu_library, shared_limit, max_blocks)
+    plan = emu.plan(d, k, _kernels.MODE_ITERATE)
+    assert plan is not None and plan.step_shared <= shared_limit and plan.finalize_shared <= shared_limit
+    assert -(-n // plan.rows) > max_blocks or n <= plan.rows * max_blocks  # blocks loop over tiles where n allows
+    _check_step(emu, X, w, centers, rng)
+
+
+@pytest.mark.parametrize("blocks,E", [(1, 1), (3, 2), (5, 31), (13, 33), (64, 70), (9, 130)])
+def test_reduce_kernel_fixed_order(emu_library, blocks, E):
+    """The partials' column sums, with several rows a warp and columns not a multiple of a warp: exactly the
+    documented order of additions; a stopped run's totals are left alone."""
+    from riptide.ml import _kernels
+
+    rng = np.random.default_rng(blocks * E)
+    partials = rng.normal(size=(blocks, E)) * 10.0 ** rng.integers(-8, 8, size=(blocks, E))  # order matters
+    emu = _Emulated(emu_library, 4096, 3)
+    state = np.zeros(_kernels.STATE_SIZE, dtype=np.int64)
+    totals = np.full(E, np.nan)
+    emu.kmeans_reduce(partials, blocks, E, state, totals)
+    np.testing.assert_array_equal(totals, _ordered_column_sums(partials))
+    np.testing.assert_allclose(totals, partials.sum(axis=0), rtol=1e-6, atol=1e-6)
+    state[0] = 1
+    emu.kmeans_reduce(partials + 1, blocks, E, state, totals)
+    np.testing.assert_array_equal(totals, _ordered_column_sums(partials))
+
+
+def test_plan_bounds():
+    """The real launch shape: tiles within the prefetch, shared memory within the limit, None beyond it."""
+    from riptide.ml import _kernels
+
+    for d in (1, 2, 3, 7, 50, 64, 129, 300, 600):
+        for k in (1, 2, 5, 8, 33, 100, 400):
+            for mode in (_kernels.MODE_ITERATE, _kernels.MODE_ASSIGN):
+                plan = _kernels.kmeans_plan(d, k, mode)
+                if plan is None:  # only for want of shared memory, and only for large k * d
+                    assert k * d >= 600, (d, k, mode)
+                    continue
+                assert 1 <= plan.rows <= _kernels.ROW_PREFETCH * _kernels.THREADS
+                assert plan.rows * d <= _kernels.PREFETCH * _kernels.THREADS
+                assert plan.step_shared <= _kernels.SHARED_LIMIT and plan.finalize_shared <= _kernels.SHARED_LIMIT
+    assert _kernels.kmeans_plan(50, 8, _kernels.MODE_ITERATE).rows == 40  # the bench shape: 40 rows, 2,000 loads
 
 
 def test_column_sums_kernel(emu_library):

@@ -18,6 +18,8 @@ distinct keys are sorted. The NumPy path factorizes each key column and combines
 
 from __future__ import annotations
 
+import functools
+
 import types
 from typing import Any
 
@@ -120,7 +122,7 @@ def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Group
         return Groups(ids=xp.full(columns[0].size, -1, dtype=np.int64), n_groups=0, xp=xp,
                       first_rows=xp.zeros(0, dtype=np.int64))  # fmt: skip
     # Number groups by first appearance (sort=False): the first row of each slot needs one pass over the rows.
-    first_of_slot = None if sort else first_row_of_each(_slot_ids(row_slot, slot_group, xp), n_groups, xp)
+    first_of_slot = None if sort else _first_row_of_slots(row_slot, slot_group, n_groups)
     rank, first_rows, representatives = _number_distinct_keys(columns, owners, first_of_slot, xp)
     # Slot -> output group, with one extra trailing -1 so that a left-out row (slot -1) maps to -1 in the same gather.
     slot_to_id = xp.concatenate([xp.where(slot_group < 0, -1, rank[xp.maximum(slot_group, 0)]),
@@ -210,9 +212,25 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
     return groups
 
 
-def _slot_ids(row_slot: Any, slot_group: Any, xp: Any) -> Any:
-    """Group (in slot order) of each row, -1 for rows left out."""
-    return xp.concatenate([slot_group, xp.full(1, -1, dtype=np.int64)])[row_slot]
+def _first_row_of_slots(row_slot: Any, slot_group: Any, n_groups: int) -> Any:
+    """The first row of each group (groups in slot order; CuPy only): :func:`first_row_of_each` of the rows'
+    groups ``slot_group[row_slot]``, in one pass that builds no array per row (an atomic minimum per row)."""
+    import cupy as cp
+
+    first = cp.full(n_groups, row_slot.shape[0], dtype=np.int64)
+    _first_row_kernel()(row_slot, slot_group, first)
+    return first
+
+
+@functools.cache
+def _first_row_kernel() -> Any:
+    import cupy as cp
+
+    return cp.ElementwiseKernel(
+        "int32 slot, raw int64 slot_group, raw int64 first", "",
+        "if (slot >= 0) { const long long g = slot_group[slot]; if (g >= 0) atomicMin(&first[g], (long long)i); }",
+        "riptide_first_row_of_slots",
+    )
 
 
 def _group_rows_sorted(columns: list[Any], *, sort: bool, dropna: bool) -> Groups:

@@ -3,13 +3,13 @@
 **The GPU path** (:mod:`riptide.ml._kernels`, when the ``k x d`` centers fit a block's shared memory): one kernel
 per iteration reads each row once, scores it against the centers held in shared memory (scikit-learn's
 ``|c|^2 - 2 x.c``, ties to the first center), rewrites its label in place (counting changes) and adds it to its
-block's per-cluster sums; a one-block kernel sums the blocks in a fixed order, averages, measures the center shift
-and applies scikit-learn's stopping rules into a device ``state``. X is centered on the fly (``x - mean`` in
-X's dtype, exactly the twin's centered values), so the centered copy is never written. The host queues
-``_CHECK_EVERY`` iterations and reads the state once per batch; iterations queued after convergence return at
-once. An empty cluster pauses the device loop: that iteration's M-step (scikit-learn's relocation to the points
-farthest from their centers, a sort of all rows) runs on the host side with the twin's :func:`_m_step`, and the
-loop resumes. The final E-step and the inertia are one more pass.
+block's per-cluster sums; a many-block kernel sums the blocks' partials in a fixed order and a one-block kernel
+averages, measures the center shift and applies scikit-learn's stopping rules into a device ``state``. X is centered
+on the fly (``x - mean`` in X's dtype, exactly the twin's centered values), so the centered copy is never written.
+The host queues ``_CHECK_EVERY`` iterations and reads the state once per batch; iterations queued after
+convergence return at once. An empty cluster pauses the device loop: that iteration's M-step (scikit-learn's
+relocation to the points farthest from their centers) runs on the host side with the twin's :func:`_m_step`, and
+the loop resumes. The final E-step and the inertia are one more pass.
 
 **The xp twin** (NumPy, and CuPy for centers too large for shared memory) is the reference: per iteration a GEMM
 for ``|c|^2 - 2 x.c`` and ``argmin``, the per-cluster sums by GEMM against the one-hot assignment (no atomics),
@@ -132,14 +132,17 @@ def _relocate_empty(X: Any, sample_weight: Any, labels: Any, old_centers: Any, s
     """Give each empty cluster one of the points farthest from their centers (scikit-learn's rule), in place;
     nothing when every point sits on its center (relocating would not help)."""
     empty = xp.flatnonzero(weights == 0)[:n_empty]
-    distance = _row_distances(X, old_centers, labels, xp)
-    if float(distance.max()) == 0:  # one scalar read: scikit-learn's "nothing to relocate" test
+    # scikit-learn's selection, ties included, so NumPy's argpartition on the host whatever xp is: ties are real
+    # (KBinsDiscretizer's k-means init puts the column's extreme points exactly equally far from the outer centers)
+    # and NumPy's introselect breaks them its own way, while cupy.argpartition is a stable full sort that breaks
+    # them the other way (on the GPU another point moved, other centers, other bin edges than scikit-learn's).
+    distance = _device.to_host(_row_distances(X, old_centers, labels, xp))  # one copy of n values: a rare path
+    if distance.max() == 0:  # scikit-learn's "nothing to relocate" test
         return
-    # scikit-learn's selection, ties included: the structural tie of KBinsDiscretizer's k-means init (the extreme
-    # points equally far from the outer centers) is broken as NumPy's argpartition breaks it
-    far = xp.argpartition(distance, -n_empty)[: -n_empty - 1 : -1]
+    far = np.argpartition(distance, -n_empty)[: -n_empty - 1 : -1]
     for i in range(n_empty):  # a loop over empty clusters, not samples
-        point, new, old = far[i], empty[i], labels[far[i]]
+        point = int(far[i])
+        new, old = empty[i], labels[point]
         weight = sample_weight[point]
         sums[old] -= X[point] * weight
         sums[new] = X[point] * weight
