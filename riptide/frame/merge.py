@@ -8,7 +8,9 @@ A merge runs in three steps, and this module is laid out the same way:
    ``ValueError`` for incompatible key dtypes) before any device work starts.
 2. **The indexers**: :func:`riptide.core.ops.join.join_indexers` turns the key columns into a left and a right
    row position per output row (-1 where that side has no row). Row order is pandas 3's: inner and left joins
-   follow the left rows, right joins the right rows, outer joins (and ``sort=True``) the sorted keys.
+   follow the left rows, right joins the right rows, outer joins (and ``sort=True``) the sorted keys. Rows of
+   equal keys keep their order, always: where pandas joins an index with an empty one and sorts the other
+   side's labels with NumPy's unstable quicksort, its order of tied labels is accidental, riptide's stable.
 3. **The gather**: every output column is one ``take_or_missing`` of an input column (so int columns that gain
    missing rows become float64, as in pandas), the key columns of right/outer joins are coalesced from both
    sides as pandas does, the index follows pandas' rules for index joins, and the indicator is a categorical

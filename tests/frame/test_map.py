@@ -52,8 +52,13 @@ def test_dict_lookup_matches_pandas(s: pd.Series, kind: str, seed: int, na_actio
         if not labels.hasnans:  # (a missing key stays in labels of its own dtype: bool would turn None into False)
             labels = labels.astype(s.dtype)
         arg = pd.Series(list(mapping.values()), index=labels)
+        rt_arg = rt.Series(arg)
+        if labels.dtype == object:
+            # riptide has no object Index: booleans beside None become a ``boolean`` index with <NA>, which matches
+            # a missing value (pandas' object index of None does not: test_series_mapper_of_bools_and_none)
+            arg = rt_arg.to_pandas()
         expected = s.map(arg, na_action=na_action)
-        got = rt.Series(s).map(rt.Series(arg), na_action=na_action)
+        got = rt.Series(s).map(rt_arg, na_action=na_action)
     else:
         expected = s.map(mapping, na_action=na_action)
         got = rt.Series(s).map(mapping, na_action=na_action)
@@ -135,6 +140,27 @@ def test_series_mapper_with_duplicate_labels_raises() -> None:
         rt.Series(["b"]).map(rt.Series(mapper))
     with pytest.raises(pd.errors.InvalidIndexError, match="uniquely valued"):
         rt.Series(["b"]).map(mapper)
+
+
+@pytest.mark.parametrize("na_action", [None, "ignore"])
+def test_series_mapper_of_bools_and_none(na_action: str | None) -> None:
+    """The hypothesis example of test_dict_lookup_matches_pandas: a boolean column with <NA> mapped through
+    ``{True: 1, None: 2}``. pandas keeps the None key in an object index, which never matches <NA>: the dict, and a
+    pandas Series mapper, leave the row missing (riptide maps them with pandas). riptide has no object index, so
+    ``rt.Series`` of that mapper has a ``boolean`` index with <NA>, which matches <NA> as in pandas."""
+    s = pd.Series([True, None, False], dtype="boolean")
+    mapping = {True: 1, None: 2}
+    mapper = pd.Series(list(mapping.values()), index=pd.Index(list(mapping.keys())))
+    expected = s.map(mapping, na_action=na_action)
+    assert expected.isna().tolist() == [False, True, True]
+    _compare(rt.Series(s).map(mapping, na_action=na_action), expected, s)
+    _compare(rt.Series(s).map(mapper, na_action=na_action), s.map(mapper, na_action=na_action), s)
+    rt_mapper = rt.Series(mapper)
+    assert rt_mapper.index.dtype == "boolean"
+    pd_mapper = rt_mapper.to_pandas()
+    _compare(rt.Series(s).map(rt_mapper, na_action=na_action), s.map(pd_mapper, na_action=na_action), s)
+    if na_action is None:
+        assert rt.Series(s).map(rt_mapper).to_pandas().tolist()[:2] == [1, 2]
 
 
 def test_pandas_series_mapper() -> None:

@@ -88,8 +88,30 @@ def check_same(pd_fn, rt_fn) -> None:
 
 
 def merge_both(left: pd.DataFrame, right: pd.DataFrame, **kwargs) -> None:
-    check_same(lambda: pd.merge(left, right, **kwargs), lambda: rt.merge(rt.from_pandas(left), rt.from_pandas(right),
-                                                                          **kwargs))  # fmt: skip
+    def expected():
+        result = pd.merge(left, right, **kwargs)
+        return _ties_in_row_order(result, left, right) if _sorts_one_side_unstably(left, right, **kwargs) else result
+
+    check_same(expected, lambda: rt.merge(rt.from_pandas(left), rt.from_pandas(right), **kwargs))
+
+
+def _sorts_one_side_unstably(left: pd.DataFrame, right: pd.DataFrame, left_index: bool = False,
+                             right_index: bool = False, how: str = "inner", sort: bool = False, **_: object) -> bool:
+    """An index-on-index join with one side empty: pandas' ``Index.join`` sorts the other side's labels with
+    NumPy's default argsort, an unstable (SIMD) quicksort, so tied labels come out in an order of its own;
+    riptide sorts stably (as riptide/frame/sorting.py does everywhere)."""
+    return left_index and right_index and (len(left) == 0) != (len(right) == 0) and (sort or how == "outer")
+
+
+def _ties_in_row_order(result: pd.DataFrame, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """pandas' sorted ``result`` with the rows of equal labels in the row order of the side they come from (by its
+    row id column, ``lid`` or ``rid``): pandas' answer had it sorted stably."""
+    ids = "lid" if len(left) else "rid"
+    if ids not in result.columns or len(result) < 2:
+        return result
+    codes = pd.factorize(result.index, use_na_sentinel=False)[0]
+    runs = np.concatenate([[0], np.cumsum(codes[1:] != codes[:-1])])  # equal labels are adjacent once sorted
+    return result.iloc[np.lexsort((result[ids].to_numpy(), runs))]
 
 
 def _split(values: pd.Series, n_left: int) -> tuple[pd.Series, pd.Series]:
@@ -202,12 +224,14 @@ def test_keys_of_different_dtypes_are_cast_as_pandas_casts_them(data, group, sor
 def _pandas_takes_codes_for_sorted(lk: pd.Series, rk: pd.Series) -> bool:
     """pandas 3.1 skips sorting a left join whose unique categorical left key has increasing codes, against a key
     of another dtype or categories: it reads increasing codes as sorted values (['b', 'a'] with categories
-    ['b', 'a'] stays in that order). riptide sorts by value."""
+    ['b', 'a'] stays in that order, and [NaN, 'a'] too: code -1 comes first). riptide sorts by value, missing
+    last."""
     if not isinstance(lk.dtype, pd.CategoricalDtype) or lk.dtype == rk.dtype or not lk.is_unique:
         return False
     codes = lk.cat.codes
     values = lk.dropna().astype(str).tolist()
-    return bool(codes.is_monotonic_increasing) and values != sorted(values)
+    missing_first = bool(lk.isna().any() and lk.notna().any())  # increasing codes put code -1 first
+    return bool(codes.is_monotonic_increasing) and (values != sorted(values) or missing_first)
 
 
 def _check_left_join_sorted_by_value(left: pd.DataFrame, right: pd.DataFrame) -> None:
@@ -215,6 +239,20 @@ def _check_left_join_sorted_by_value(left: pd.DataFrame, right: pd.DataFrame) ->
     expected = pd.merge(left, right, on="k", how="left", sort=False)
     expected = expected.sort_values("k", kind="stable", na_position="last").reset_index(drop=True)
     pdt.assert_frame_equal(got, expected, check_dtype=False)
+
+
+def test_sorted_left_join_of_a_categorical_key_with_a_missing_first():
+    """A hypothesis example of test_keys_of_different_dtypes_are_cast_as_pandas_casts_them: codes [-1, 0] are
+    increasing, so pandas leaves [NaN, 'V中'] unsorted; riptide sorts by value, the missing key last."""
+    left = pd.DataFrame({"k": pd.Categorical([None, "V中"], categories=["V中", "x"]), "a": [0, 1]})
+    right = pd.DataFrame({"k": pd.Series(["l"], dtype="str"), "b": [0]})
+    assert _pandas_takes_codes_for_sorted(left["k"], right["k"])
+    assert pd.merge(left, right, on="k", how="left", sort=True)["a"].tolist() == [0, 1]
+    got = rt.merge(rt.from_pandas(left), rt.from_pandas(right), on="k", how="left", sort=True)
+    assert got["a"].tolist() == [1, 0]
+    _check_left_join_sorted_by_value(left, right)
+    for how in ["inner", "right", "outer"]:
+        merge_both(left, right, on="k", how=how, sort=True)
 
 
 @settings(max_examples=25)
@@ -225,9 +263,14 @@ def test_join_matches_pandas(pair, how, sort):
     check_same(lambda: left.join(right_ix, on=key, how=how, sort=sort),
                lambda: rt.from_pandas(left).join(rt.from_pandas(right_ix), on=key, how=how, sort=sort))  # fmt: skip
     left_ix = left.set_index(key)
-    check_same(lambda: left_ix.join(right_ix, how=how, sort=sort, lsuffix="_l", rsuffix="_r"),
-               lambda: rt.from_pandas(left_ix).join(rt.from_pandas(right_ix), how=how, sort=sort,
-                                                    suffixes=("_l", "_r")))  # fmt: skip
+
+    def expected():
+        result = left_ix.join(right_ix, how=how, sort=sort, lsuffix="_l", rsuffix="_r")
+        unstable = _sorts_one_side_unstably(left_ix, right_ix, left_index=True, right_index=True, how=how, sort=sort)
+        return _ties_in_row_order(result, left_ix, right_ix) if unstable else result
+
+    check_same(expected, lambda: rt.from_pandas(left_ix).join(rt.from_pandas(right_ix), how=how, sort=sort,
+                                                              suffixes=("_l", "_r")))  # fmt: skip
 
 
 @settings(max_examples=20)
@@ -306,6 +349,24 @@ def test_empty_frames(how, sizes):
     right["b"] = right["b"].astype("str")
     kwargs = {} if how == "cross" else {"on": "k"}
     merge_both(left, right, how=how, **kwargs)
+
+
+@pytest.mark.parametrize("how", ["left", "outer", "left_anti"])
+@pytest.mark.parametrize("empty", ["right", "left"])
+def test_sorted_index_join_with_an_empty_side_keeps_tied_rows_in_order(how, empty):
+    """The hypothesis example of test_merge_on_the_index_matches_pandas: an index join, sort=True, the right
+    frame empty. pandas orders the left labels with NumPy's unstable argsort ([7, 7, 3, -2] comes out as rows
+    3, 2, 1, 0); riptide keeps tied labels in row order (3, 2, 0, 1), which is pandas' order under a stable sort."""
+    left = pd.DataFrame({"lid": [0, 1, 2, 3]}, index=pd.Index([7, 7, 3, -2], name="k0"))
+    right = pd.DataFrame({"rid": pd.Series([], dtype="int64")}, index=pd.Index([], dtype="int64", name="k0"))
+    ids = "lid"
+    if empty == "left":  # the mirror image
+        how = {"left": "right", "left_anti": "right_anti"}.get(how, how)
+        left, right, ids = right.rename(columns={"rid": "lid"}), left.rename(columns={"lid": "rid"}), "rid"
+    got = rt.merge(rt.from_pandas(left), rt.from_pandas(right), left_index=True, right_index=True, how=how, sort=True)
+    assert got[ids].tolist() == [3, 2, 0, 1]
+    assert got.index.tolist() == [-2, 3, 7, 7]
+    merge_both(left, right, left_index=True, right_index=True, how=how, sort=True)
 
 
 @pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])

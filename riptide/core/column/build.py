@@ -41,7 +41,13 @@ def _arrow_text(objects: np.ndarray) -> pa.Array | None:
         text = pa.array(objects, from_pandas=True)
     except (pa.ArrowException, TypeError, ValueError):
         return None
-    return text if pa.types.is_string(text.type) or pa.types.is_large_string(text.type) else None
+    if not (pa.types.is_string(text.type) or pa.types.is_large_string(text.type)):
+        return None
+    # Arrow reads NaT as missing too, but strings beside a NaT are objects in pandas (its str dtype takes only
+    # None / NaN / NA as missing): only the missing host objects are looked at.
+    if text.null_count and any(v is pd.NaT for v in objects[np.asarray(text.is_null())]):
+        return None
+    return text
 
 
 def column_from_pandas(values: Any, xp: types.ModuleType) -> Column:

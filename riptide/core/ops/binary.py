@@ -15,7 +15,10 @@ pandas' rules depend on which operand does the work, and riptide follows the sam
   the arithmetic produces is missing too, ``1 ** NA`` and ``NA ** 0`` are 1, and ``pd.NA``
   makes every row missing.
 * ``& | ^``: bitwise for two integers, else logical with a bool result; a boolean operand
-  applies Kleene logic (``True | NA`` is True).
+  applies Kleene logic (``True | NA`` is True). With a float column pandas goes row by row and
+  raises for a row without a NaN, so an empty or all-NaN float side gives a (False) result.
+* a masked row is read as the value pandas' constructors store under the mask (1, NaN, False)
+  where pandas' rules look at stored values (``//``'s zero test, ``&`` with floats).
 * datetimes and timedeltas: :mod:`riptide.core.ops.temporal`.
 * ``str``: comparisons with a missing value are False (``!=`` True); ``+`` concatenates.
 """
@@ -226,12 +229,18 @@ def _division_by_zero(op: str, a: Any, b: Any, values: Any, xp: Any, a_missing: 
 
     NumPy gives 0 for integers and keeps float32; pandas casts to float64 only when some row
     actually divides by zero, so the result dtype depends on the data (one scalar read).
-    ``a_missing`` / ``b_missing`` are masked rows, whose stored values do not count.
+    ``a_missing`` / ``b_missing`` are masked rows. pandas checks the values stored under a mask
+    too; riptide reads a masked row as the value pandas stores there (1 in an integer array, NaN in
+    a float one, False in a boolean one), so a missing boolean divisor is a division by zero
+    (``1 // pd.array([True, None])`` is Float64) and a missing integer one is not.
     """
     if op == "floordiv":
         if values.dtype == np.float64:
             return values  # NumPy already gives the same +-inf / NaN
         hits = _is_zero(b, xp) & _not_nan(a, xp)
+        if b_missing is not None and kind_of(b) == "b":
+            hits = hits | (b_missing & _not_nan(a, xp))  # pandas' stored False
+            b_missing = None
         if a_missing is not None and kind_of(a) == "f":
             hits = hits & ~a_missing
         if not _is_array(hits):
@@ -378,8 +387,13 @@ def _logical(left: NumericColumn, right: Any, op: str, reflected: bool) -> Colum
             return _kleene(me, other, op, xp)
         if other is pd.NA:  # an Int64 / Float64 ``self``: pandas' arithmetic path, all missing
             return _with_na(me, "add", False)
+        if reflected and isinstance(other, np.bool_):
+            # pandas computes ``np.True_ & s`` as NumPy's ufunc on the scalar and an Int64 / Float64
+            # array, which declines it: TypeError (``s & np.True_`` and ``True & s`` work)
+            raise unsupported(left, right, op, reflected)
         # pandas' arithmetic path again: a NumPy number scalar is a (weak) Python one
-        values = _logical_values(me.data, python_scalar(_values(other)), op, xp, left, right, reflected)
+        x, y = _logical_operand(me), python_scalar(_logical_operand(other))
+        values = _logical_values(x, y, op, xp, left, right, reflected)
         missing = _either(_missing_of(me, xp), _missing_of(other, xp))
         return NumericColumn(values, dtypes.to_masked(values.dtype), None if missing is None else ~missing)
     if right is pd.NA:  # NumPy values & NA: pandas fills the NA results with False
@@ -387,27 +401,63 @@ def _logical(left: NumericColumn, right: Any, op: str, reflected: bool) -> Colum
     return NumericColumn(_logical_values(left.data, _values(right), op, xp, left, right, reflected))
 
 
+def _logical_operand(operand: Any) -> Any:
+    """The values pandas' ``logical_op`` sees: a masked float column holds NaN under its mask
+    (what pandas stores there), so its missing rows take the NaN path of :func:`_float_logical`."""
+    if isinstance(operand, NumericColumn) and operand.kind == "f" and dtypes.is_masked(operand.dtype):
+        return operand.values_or(np.nan)
+    return _values(operand)
+
+
 def _logical_values(x: Any, y: Any, op: str, xp: Any, left: Any, right: Any, reflected: bool) -> Any:
     """pandas' ``logical_op`` on NumPy values: bitwise for int & int, else cast to bool.
 
-    A float column on the other side of a bool one counts as bool (NaN is False); any other float,
-    a float scalar and None raise TypeError.
+    ``x`` is the values of the operand pandas calls the method on (the masked one when there is
+    one), ``y`` the other's. A float column on the other side of a bool one counts as bool (NaN is
+    False); other floats: :func:`_float_logical`. A float scalar and None raise TypeError (None
+    not on an empty column).
     """
     y_is_int = kind_of(y) in "iu" and not isinstance(y, bool | np.bool_)
     if _is_array(y) and y.dtype.kind == "f" and x.dtype.kind == "b":
         y = (y != 0) & ~xp.isnan(y)
+    if _is_array(y) and (x.dtype.kind == "f" or (x.dtype.kind in "iu" and y.dtype.kind == "f")):
+        return _float_logical(x, y, op, xp, left, right, reflected)
+    if _is_array(y) and x.dtype.kind in "iu" and y.dtype.kind in "iu" and (
+            np.result_type(x.dtype, y.dtype).kind == "f"):  # fmt: skip
+        # a signed integer and uint64 have no common integer type: pandas computes Python ints row by row,
+        # an object result riptide has no dtype for (an empty one is bool)
+        if x.shape[0] == 0:
+            return xp.zeros(0, dtype=bool)
+        error = unsupported(left, right, op, reflected)
+        raise TypeError(f"{error} (pandas gives Python integers: an object column, which riptide does not have)")
+    _check_python_int(x, y)  # before the kind check: a Python int beyond uint64 has NumPy kind 'O'
     if x.dtype.kind not in "biu" or kind_of(y) not in "biu":
+        if y is None and x.shape[0] == 0:
+            return xp.zeros(0, dtype=bool)  # pandas meets None row by row: no row, no error
         if not _is_array(y):
             raise TypeError(f"Cannot perform '{op}_' with a dtyped [{x.dtype}] array and scalar of type "
                             f"[{type(y).__name__}]")  # fmt: skip
         raise unsupported(left, right, op, reflected)
-    _check_python_int(x, y)
     values = numpy_compat.ufunc(UFUNC_NAMES[op], xp)(x, y)
     if not hasattr(values, "shape") or values.shape == ():
         values = xp.full(x.shape[0], values)
     if not (x.dtype.kind in "iu" and y_is_int):
         values = values.astype(bool)
     return values
+
+
+def _float_logical(x: Any, y: Any, op: str, xp: Any, left: Any, right: Any, reflected: bool) -> Any:
+    """``& | ^`` with a float column: NumPy refuses, so pandas goes row by row in Python objects
+    after reading NaN in ``y`` as False. A row raises TypeError unless a NaN is in it: a float ``x``
+    that is not NaN raises whatever ``y`` is; an integer ``x`` raises where ``y`` is not NaN. Without
+    such a row (an empty column, all NaN) the result is bool: NaN rows are False, and an integer
+    ``x`` meets False (``x | False`` is ``x != 0``)."""
+    blocking = x if x.dtype.kind == "f" else y
+    if bool(xp.any(~xp.isnan(blocking))):  # one scalar read: an error that depends on the data
+        raise unsupported(left, right, op, reflected)
+    if x.dtype.kind == "f" or op == "and":
+        return xp.zeros(x.shape[0], dtype=bool)
+    return x != 0
 
 
 def _kleene(me: NumericColumn, other: Any, op: str, xp: Any) -> Column:
