@@ -46,7 +46,8 @@ from riptide.core.column import CategoricalColumn, Column, NumericColumn, as_col
 from riptide.core.kernels.sort import lexsort, stable_argsort
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops import group_reduce as gr
-from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows, group_rows_aggregating
+from riptide.core.ops.grouping import (Groups, aggregates_while_grouping, first_row_of_each, group_rows,
+                                        group_rows_aggregating)  # fmt: skip
 from riptide.frame.group_transform import GroupTransformMethods
 
 __all__ = ["SeriesGroupByMethods", "FrameGroupByMethods", "GroupBy", "SeriesGroupBy", "DataFrameGroupBy"]
@@ -169,6 +170,9 @@ def _resolve_keys(obj: Any, by: Any, level: Any) -> _Keys:
 
 
 def _one_key(obj: Any, key: Any, is_frame: bool, n: int) -> tuple[Column, Hashable, bool]:
+    if is_frame and type(key) is str and key in obj._data:
+        # The common case first: a column label (a str is none of the array-likes, groupers or functions below).
+        return _column_key(obj, key)
     from riptide.frame.index import Index
     from riptide.frame.series import Series
 
@@ -197,13 +201,18 @@ def _one_key(obj: Any, key: Any, is_frame: bool, n: int) -> tuple[Column, Hashab
         mapped = obj.index.to_pandas().map(key)
         return as_column(mapped, xp=_namespace(obj)), obj.index.name if obj.index.nlevels == 1 else None, False
     if is_frame and _hashable(key) and key in obj._data:
-        if key in obj.index.names:
-            raise ValueError(f"'{key}' is both an index level and a column label, which is ambiguous.")
-        return obj._data[key], key, True
+        return _column_key(obj, key)
     if _hashable(key) and key is not None and key in obj.index.names:
         position = obj.index.names.index(key)
         return obj.index._key_columns()[position], key, False
     raise KeyError(key)
+
+
+def _column_key(obj: Any, label: Hashable) -> tuple[Column, Hashable, bool]:
+    """The key of a frame's column ``label`` (pandas refuses a label that also names an index level)."""
+    if label in obj.index.names:
+        raise ValueError(f"'{label}' is both an index level and a column label, which is ambiguous.")
+    return obj._data[label], label, True
 
 
 def _grouper_keys(obj: Any, grouper: Any, is_frame: bool, n: int) -> _Keys:
@@ -473,6 +482,8 @@ class GroupBy(GroupTransformMethods):
         if "_grouping" in self.__dict__ or not requests or self._keys.grouping is not None:
             return
         columns = self._keys.columns
+        if not aggregates_while_grouping(columns):  # the NumPy path, or a row count the hash table does not take
+            return
         if not self._observed and any(isinstance(c, CategoricalColumn) for c in columns):
             return
         wanted: dict[tuple[int, str], tuple[Column | None, str]] = {}
@@ -980,9 +991,9 @@ class DataFrameGroupBy(GroupBy):
     a narrower DataFrameGroupBy."""
 
     def __getitem__(self, key: Any) -> GroupBy:
-        from riptide.frame.series import Series
-
         frame = self._obj
+        if type(key) is str and key in frame._data:  # the common case: one column by label
+            return self._series_group(key)
         if isinstance(key, pd.Index | np.ndarray) or _is_riptide_labels(key):
             key = key.tolist()  # list-likes of labels select several columns, as a list does
         if isinstance(key, tuple) and key not in frame._data and len(key) > 1:
@@ -994,7 +1005,13 @@ class DataFrameGroupBy(GroupBy):
             return self._share_grouping(DataFrameGroupBy(frame, self._keys, selection=list(key), **self._options()))
         if not _hashable(key) or key not in frame._data:
             raise KeyError(f"Column not found: {key}")
-        series = Series._from_column(frame._data[key], frame.index, key)
+        return self._series_group(key)
+
+    def _series_group(self, label: Hashable) -> SeriesGroupBy:
+        """The SeriesGroupBy of column ``label``, sharing this object's options and grouping (if computed)."""
+        from riptide.frame.series import Series
+
+        series = Series._from_column(self._obj._data[label], self._obj._index, label)
         return self._share_grouping(SeriesGroupBy(series, self._keys, **self._options()))
 
     def __getattr__(self, name: str) -> Any:

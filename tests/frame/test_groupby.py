@@ -886,3 +886,11 @@ def test_int8_sums_narrow_per_pandas_block():
 def test_idxmin_refuses_unsupported_columns_before_all_missing_groups():
     pdf = pd.DataFrame({"k0": [0], "v0": [np.nan], "v1": pd.Categorical(["6"])})
     check(lambda: rt.from_pandas(pdf).groupby("k0").idxmin(), lambda: pdf.groupby("k0").idxmin())
+
+
+@pytest.mark.xfail(strict=True, reason="riptide bug: groupby prod multiplies each group by a doubling scan, pandas in row "
+                   "order: a product that overflows to inf before a 0 is NaN in pandas (inf * 0) and 0.0 in riptide, "
+                   "and the other way round when the 0 comes first")  # fmt: skip
+def test_prod_overflowing_before_a_zero_is_nan_as_pandas():
+    frame = pd.DataFrame({"k": [1, 1, 1, 2, 2, 2], "v": [1e300, 1e300, 0.0, 0.0, 1e300, 1e300]})
+    pdt.assert_frame_equal(rt.DataFrame(frame).groupby("k").prod().to_pandas(), frame.groupby("k").prod())

@@ -15,13 +15,17 @@ flag just before it was raised may still claim slots past the load limit, even e
 key would then probe for ever: so a probe longer than :data:`_PROBE_STEPS` raises the flag too (the
 last stage allows the whole table, which its load limit keeps half empty).
 
-Accumulator kinds (:data:`KINDS`), one array of ``capacity + 1`` words per requested (values, kind):
+Accumulator kinds (:data:`KINDS`), one row of ``capacity + 1`` 64-bit words per requested (values, kind), all rows
+in one allocation (one zero fill; a row whose starting value is not zero is filled again):
 
 * ``sum``: float64 for floats (NaN skipped), int64 for ints and bools, uint64 for uints (wrapping);
 * ``fsum``: the values' float64 sum (a mean of ints);
 * ``count``: the values that are not NaN; ``size``: the rows;
 * ``min`` / ``max``: floats as order-preserving int64 words (NaN skipped), ints as int64, uints as uint64;
 * ``first_row``: the smallest row (first appearance, for ``sort=False``).
+
+``size`` and ``first_row`` read no values: their values pointer is null. The per-group results are read from
+the rows in one gather at the groups' slots (:meth:`AggregatedTable.at_slots`).
 
 The kernel source is generated per key layout and accumulator list and compiled once by CuPy. The
 NumPy path groups by sorting and reduces by scatter (:mod:`riptide.core.ops.group_reduce`).
@@ -92,6 +96,16 @@ def _literal(value: Any) -> str:
     return f"(i64){int(np.array(value).view(np.uint64))}ULL"
 
 
+def _identity_bits(values_dtype: np.dtype, kind: str) -> np.int64:
+    """:func:`_identity` as the int64 word of the same bits (0 for the sums and counts)."""
+    return np.array(_identity(values_dtype, kind)).view(np.int64)[()]
+
+
+#: What a kind that reads no values is handed as its values array: a null pointer.
+_NO_VALUES = np.uint64(0)
+_READS_NO_VALUES = ("size", "first_row")
+
+
 # --- kernel source --------------------------------------------------------------------------------------------
 
 
@@ -154,7 +168,8 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     values = "".join(f"const {_C_TYPES[d]}* __restrict__ v{k}, " for k, (d, kind) in enumerate(dtypes_kinds))
     # A masked column's validity: a row whose value is missing adds nothing.
     values += "".join(f"const bool* __restrict__ m{k}, " for k, (_, _, masked) in enumerate(specs) if masked)
-    accumulators = ", ".join(f"i64* A{k}" for k in range(len(specs)))
+    # The accumulators are rows of one block: A{k} is row k, mask + 2 (capacity + 1) words each.
+    rows = "\n    ".join(f"i64* A{k} = accumulators + {k}LL * (mask + 2);" for k in range(len(specs)))
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) continue;" if has_valid else ""
     keys = hashing._params("", word_types, n_strings)
@@ -182,7 +197,10 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
         prologue, accumulate, epilogue = "", body, ""
     return _PRELUDE + f"""
 extern "C" __global__ void hash_aggregate({keys}, {valid_param}const i64 n, i64* table, const i64 mask,
-        u64* claimed, const u64 limit, const i64 max_steps, volatile u64* overflow, {values}{accumulators}) {{
+        u64* status, const u64 limit, const i64 max_steps, {values}i64* accumulators) {{
+    u64* claimed = status;  // status[0]: keys claimed
+    volatile u64* overflow = status + 1;  // status[1]: the table is full
+    {rows}
     {prologue}
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
@@ -200,73 +218,99 @@ extern "C" __global__ void hash_aggregate({keys}, {valid_param}const i64 n, i64*
 
 @dataclass
 class AggregatedTable:
-    """A filled table and one accumulator per request, indexed by slot (``capacity + 1`` entries each)."""
+    """A filled table and the accumulators of the requests: row k of ``words`` (int64, ``capacity + 1`` words a
+    row, indexed by slot) is request k's, in the raw bits of its word dtype; ``specs`` are the requests'
+    (values dtype, kind, masked)."""
 
     table: HashTable
-    accumulators: list[Any]
+    words: Any
+    specs: tuple[tuple[str, str, bool], ...]
 
     @property
     def owners(self) -> Any:
         """The row that claimed each slot (-1: empty)."""
         return self.table.table
 
-    def occupied_slots(self) -> Any:
-        """The slots holding a key (int64, ``n_distinct`` of them, in no particular order): one pass that writes
-        only the result, where flatnonzero would write a prefix sum over every slot (the table is sized for the
-        row count, often far more slots than keys)."""
+    def raw(self, k: int) -> Any:
+        """Request ``k``'s accumulator words per slot (int64 bits, not decoded)."""
+        return self.words[k]
+
+    def at_slots(self, slots: Any) -> list[Any]:
+        """Each request's result at ``slots`` (an int64 array of slot numbers), in its word dtype, floats' min/max
+        decoded to float64 (+-inf where a slot saw no value): one gather of every accumulator at once."""
+        picked = self.words.take(slots, axis=1)
+        return [_decoded(picked[k], np.dtype(d), kind) for k, (d, kind, _) in enumerate(self.specs)]
+
+    def occupied_slots(self) -> tuple[Any, Any]:
+        """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``, in no
+        particular order): one pass that writes only the result, where flatnonzero would write a prefix sum over
+        every slot (the table is sized for the row count, often far more slots than keys)."""
         import cupy as cp
 
         owner = self.table.table
         n_slots = owner.shape[0]
-        out = cp.empty(self.table.n_distinct, dtype=np.int64)
-        counter = cp.zeros(1, dtype=np.uint64)
+        n_distinct = self.table.n_distinct
+        out = cp.zeros(2 * n_distinct + 1, dtype=np.int64)  # the slots, their owners, and the kernel's counter
         stride = owner.strides[0] // owner.itemsize  # 2 in a one-word table's (key, owner) pairs
-        hashing.launch(_occupied_kernel(), n_slots, (owner, np.int64(stride), np.int64(n_slots), out, counter))
-        return out
+        hashing.launch(_occupied_kernel(), n_slots,
+                       (owner, np.int64(stride), np.int64(n_slots), np.int64(n_distinct), out))  # fmt: skip
+        return out[:n_distinct], out[n_distinct : 2 * n_distinct]
 
 
 def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]]) -> AggregatedTable:
-    """Insert every row of ``keys`` and reduce ``requests`` per slot: triples of a values array (one per row), a
-    kind of :data:`KINDS` and the values' validity (a bool array, or None when every value counts). ``requests``
-    must satisfy :func:`supports`."""
+    """Insert every row of ``keys`` and reduce ``requests`` per slot: triples of a values array (one per row; None
+    for the kinds that read none, ``size`` and ``first_row``), a kind of :data:`KINDS` and the values' validity (a
+    bool array, or None when every value counts). ``requests`` must satisfy :func:`supports`."""
     import cupy as cp
 
     if keys.n > hashing.MAX_ROWS:
         raise ValueError(f"hash tables take at most {hashing.MAX_ROWS} rows, got {keys.n}")
     n_words, n_strings, has_valid = keys.layout
     one_word = (n_words, n_strings) == (1, 0)
-    specs = tuple((str(values.dtype), kind, valid is not None) for values, kind, valid in requests)
+    specs = tuple(("int64" if values is None else str(values.dtype), kind, valid is not None)
+                  for values, kind, valid in requests)  # fmt: skip
+    identities = [_identity_bits(np.dtype(d), kind) for d, kind, _ in specs]
+    values = [_NO_VALUES if v is None or kind in _READS_NO_VALUES else v for v, kind, _ in requests]
     full = hashing.final_capacity(keys.n)
     stages = sorted({min(stage, full) for stage in _STAGES} | {full})
-    device = cp.cuda.Device()
     for capacity in stages:
         shared = capacity <= _SHARED_SLOTS and 8 * (capacity + 1) * len(requests) <= _SHARED_BYTES
         table, stored = hashing.empty_table(capacity, one_word)
-        # Passed to the kernel as raw 64-bit words, whatever their dtype.
-        accumulators = [cp.full(capacity + 1, _identity(np.dtype(d), kind), dtype=_word_dtype(np.dtype(d), kind))
-                        for d, kind, _ in specs]  # fmt: skip
+        # One block of raw 64-bit words (whatever each accumulator's dtype), zeroed: the sums' and counts' start.
+        words = cp.zeros((len(specs), capacity + 1), dtype=np.int64)
+        for k, identity in enumerate(identities):
+            if identity != 0:
+                words[k].fill(identity)
         status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
-        claimed, overflow = status[0:1], status[1:2]
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
-                np.int64(capacity - 1), claimed, *hashing.stage_limits(capacity, capacity == full, keys.n), overflow,
-                *(values for values, _, _ in requests), *(valid for _, _, valid in requests if valid is not None),
-                *accumulators)  # fmt: skip
+                np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n), *values,
+                *(valid for _, _, valid in requests if valid is not None), words)  # fmt: skip
         if shared:  # few blocks, each over many rows: fewer shared-to-global merges
-            hashing.launch(kernel, keys.n, args, max_blocks=8 * device.attributes["MultiProcessorCount"],
+            hashing.launch(kernel, keys.n, args, max_blocks=8 * _multiprocessors(cp.cuda.runtime.getDevice()),
                            shared_mem=8 * (capacity + 1) * len(requests))  # fmt: skip
         else:
             hashing.launch(kernel, keys.n, args)
         n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
         if not overflowed:
-            built = HashTable(keys, table, None, stored, n_distinct)
-            return AggregatedTable(built, [_decoded(a, np.dtype(d), kind) for a, (d, kind, _) in zip(accumulators, specs)])
+            return AggregatedTable(HashTable(keys, table, None, stored, n_distinct), words, specs)
     raise AssertionError("the last stage's table holds every row")  # pragma: no cover
+
+
+@functools.cache
+def _multiprocessors(device: int) -> int:
+    """The SM count of GPU ``device``, read once: CuPy's ``Device.attributes`` queries every device attribute
+    (a hundred driver calls) each time it is read."""
+    import cupy as cp
+
+    return int(cp.cuda.Device(device).attributes["MultiProcessorCount"])
 
 
 _OCCUPIED = r"""
 extern "C" __global__ void occupied_slots(const long long* owner, const long long stride, const long long n,
-        long long* out, unsigned long long* counter) {
+        const long long n_occupied, long long* out) {
+    // out[p] = the p-th occupied slot found, out[n_occupied + p] = its owner row; out[2 * n_occupied] (zeroed) counts.
+    unsigned long long* counter = (unsigned long long*)(out + 2 * n_occupied);
     // Warp-aggregated compaction: one atomic per warp reserves room for the warp's occupied slots.
     for (long long base = (long long)blockIdx.x * blockDim.x; base < n; base += (long long)gridDim.x * blockDim.x) {
         const long long i = base + threadIdx.x;
@@ -276,7 +320,11 @@ extern "C" __global__ void occupied_slots(const long long* owner, const long lon
         unsigned long long first = 0;
         if (lane == 0 && ballot) first = atomicAdd(counter, (unsigned long long)__popc(ballot));
         first = __shfl_sync(0xffffffffu, first, 0);
-        if (occupied) out[first + __popc(ballot & ((1u << lane) - 1u))] = i;
+        if (occupied) {
+            const unsigned long long p = first + __popc(ballot & ((1u << lane) - 1u));
+            out[p] = i;
+            out[n_occupied + p] = owner[i * stride];
+        }
     }
 }
 """
@@ -290,7 +338,9 @@ def _occupied_kernel() -> Any:
 
 
 def _decoded(words: Any, dtype: np.dtype, kind: str) -> Any:
-    """A float column's min/max back from order-preserving words to float64 (+-inf where a slot saw no value)."""
+    """Raw int64 accumulator words as their word dtype (:func:`_word_dtype`); a float column's min/max back from
+    order-preserving words to float64 (+-inf where a slot saw no value)."""
     if dtype.kind == "f" and kind in ("min", "max"):
         return from_ordered_int(words, namespace_of(words))
-    return words
+    word = _word_dtype(dtype, kind)
+    return words if word == np.int64 else words.view(word)

@@ -58,10 +58,14 @@ __all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_support
 GROUP_REDUCTIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "count", "size",
                     "first", "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
 INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
+_KNOWN = frozenset(GROUP_REDUCTIONS)
+_INT64 = np.dtype(np.int64)
 
 # Which reductions each layout supports (the rest raise TypeError, as pandas does).
 _STRING_OPS = {"sum", "min", "max", "first", "last", "any", "all", "count", "size", "nunique", "idxmin", "idxmax"}
 _CATEGORICAL_OPS = {"min", "max", "first", "last", "any", "all", "count", "size", "nunique", "idxmin", "idxmax"}
+# Reductions group_reduce answers the same way for every layout (the others are the layout's own).
+_ANY_LAYOUT = frozenset({"count", "nunique", "first", "last", "any", "all"})
 
 
 def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True, min_count: int = 0,
@@ -80,7 +84,7 @@ def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True
     >>> group_reduce(as_column(np.array([1, 2, 3], dtype=np.int8)), g, "sum").data.tolist()
     [2, 4]
     """
-    if op not in GROUP_REDUCTIONS:
+    if op not in _KNOWN:
         raise ValueError(f"unknown aggregation {op!r}; expected one of {', '.join(GROUP_REDUCTIONS)}")
     if op in ("idxmin", "idxmax"):
         raise ValueError(f"{op} gives row positions: use group_positions")
@@ -89,7 +93,14 @@ def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True
     xp = groups.xp
     if op == "size":
         return NumericColumn(groups.sizes())
-    check_supported(column, op)
+    if type(column) is NumericColumn:  # the common case: its kind is read once, here
+        kind = column.kind
+        _check_numeric(kind, column.dtype, op)
+        if op not in _ANY_LAYOUT:
+            return _numeric(column, _Rows(column, groups), op, skipna, min_count, ddof, q, interpolation, narrow,
+                            kind)  # fmt: skip
+    else:
+        check_supported(column, op)
     rows = _Rows(column, groups)
     if op == "count":
         counts = rows.counts
@@ -107,7 +118,7 @@ def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True
     if isinstance(column, CategoricalColumn):  # min / max of an ordered categorical
         return _by_code_extreme(column, column.codes.astype(np.int64), rows, op, skipna, min_count)
     assert isinstance(column, NumericColumn)
-    return _numeric(column, rows, op, skipna, min_count, ddof, q, interpolation, narrow)
+    return _numeric(column, rows, op, skipna, min_count, ddof, q, interpolation, narrow, column.kind)
 
 
 def check_supported(column: Column, op: str) -> None:
@@ -124,7 +135,11 @@ def check_supported(column: Column, op: str) -> None:
         if op not in _CATEGORICAL_OPS:
             raise TypeError(f"category dtype does not support aggregation '{op}'")
         return
-    kind = column.kind
+    _check_numeric(column.kind, column.dtype, op)
+
+
+def _check_numeric(kind: str, dtype: Any, op: str) -> None:
+    """:func:`check_supported` for a NumericColumn of ``dtype``, whose NumPy kind is ``kind``."""
     if kind == "M":
         if op in ("sum", "prod", "var"):
             raise TypeError(f"datetime64 type does not support operation '{op}'")
@@ -133,7 +148,7 @@ def check_supported(column: Column, op: str) -> None:
                             f"Use (obj != pd.Timestamp(0)).{op}() instead.")  # fmt: skip
     elif kind == "m" and op in ("prod", "var"):
         raise TypeError(f"timedelta64 type does not support {op} operations")
-    elif kind == "b" and op == "quantile" and not dtypes.is_masked(column.dtype):
+    elif kind == "b" and op == "quantile" and not dtypes.is_masked(dtype):
         raise TypeError("Cannot use quantile with bool dtype")
 
 
@@ -147,7 +162,7 @@ def group_positions(column: Column, groups: Groups, op: str, skipna: bool = True
     xp = groups.xp
     rows = _Rows(column, groups)
     keys = _order_keys(column)
-    best = _extreme(keys, rows.valid, groups, "min" if op == "idxmin" else "max")
+    best = _extreme(keys, rows.valid, groups, "min" if op == "idxmin" else "max", rows.targets)
     padded = xp.concatenate([best, xp.zeros(1, dtype=best.dtype)])  # the discard slot's row never matches
     positions = _first_row_where(rows.valid & (keys == padded[rows.targets]), groups)
     if not skipna:
@@ -184,13 +199,14 @@ class _Rows:
 
     @functools.cached_property
     def targets(self) -> Any:
-        return _targets(self.valid, self.groups)
+        """:func:`_targets` of ``valid`` (which holds only where the key is kept)."""
+        return self.xp.where(self.valid, self.groups.ids, self.groups.n_groups)
 
     @functools.cached_property
     def counts(self) -> Any:
         """Non-missing values per group (int64)."""
         counts = self.partial("count")
-        return counts if counts is not None else _count_where(self.valid, self.groups)
+        return counts if counts is not None else _count_targets(self.targets, self.groups)
 
     def partial(self, kind: str) -> Any:
         """This column's per-group ``kind`` result if the grouping computed it (see :func:`partial_kinds`)."""
@@ -233,15 +249,18 @@ def partial_kinds(column: Column | None, op: str, skipna: bool = True, min_count
 
 
 def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_count: int, ddof: int, q: float,
-             interpolation: str, narrow: bool = True) -> Column:  # fmt: skip
+             interpolation: str, narrow: bool, kind: str) -> Column:  # fmt: skip
+    """``op`` of a NumericColumn whose NumPy kind is ``kind``."""
     xp = rows.xp
     groups = rows.groups
-    kind = column.kind
     values = column.data.view(np.int8) if kind == "b" else column.data
     missing = None  # groups whose result is missing
     if op in ("min", "max"):
         result = rows.partial(op)
-        result = _extreme(values, rows.valid, groups, op) if result is None else result.astype(values.dtype)
+        if result is None:
+            result = _extreme(values, rows.valid, groups, op, rows.targets)
+        else:  # columns are never written in place: the partial itself may back the result
+            result = result.astype(values.dtype, copy=False)
         missing = rows.counts < max(min_count, 1)
     elif op in ("sum", "prod"):
         result = rows.partial("sum") if op == "sum" else None
@@ -252,7 +271,8 @@ def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_coun
         sums = rows.partial("fsum")
         with np.errstate(all="ignore"):
             result = (_sum(values.astype(np.float64), rows, "f") if sums is None else sums) / rows.counts
-        missing = rows.counts == 0
+        # A group without a value is missing: its sum is 0 and 0 / 0 is NaN, which _finish reads as missing
+        # (NaN in a float result, <NA> in a masked one, NaT in a datetime one) with no mask of its own.
     elif op in ("var", "std", "sem"):
         result = _variance(values.astype(np.float64), rows, ddof)
         with np.errstate(all="ignore"):
@@ -345,20 +365,29 @@ def _finish(result: Any, dtype: Any, missing: Any, xp: types.ModuleType) -> Colu
     A float result headed for int or datetime storage (a quantile of ints, a mean of datetimes)
     truncates toward zero, as pandas' ``astype`` does; its NaN groups become missing.
     """
-    storage = dtypes.storage_dtype(dtype)
+    if isinstance(dtype, np.dtype):  # no mask, no time zone: datetimes and timedeltas are stored as int64
+        masked, kind = False, dtype.kind
+        storage = _INT64 if kind in "mM" else dtype
+    else:
+        masked, storage = dtypes.is_masked(dtype), dtypes.storage_dtype(dtype)
+        kind = storage.kind if not dtypes.is_datetimelike(dtype) else dtype.kind
     if result.dtype.kind == "f" and storage.kind != "f":
         nan = xp.isnan(result)
         missing = nan if missing is None else missing | nan
         result = xp.where(nan, 0, result)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        data = result.astype(storage, copy=False)
-    if dtypes.is_masked(dtype):
-        valid = xp.ones(data.shape[0], dtype=bool) if missing is None else ~missing
+    if result.dtype == storage:
+        data = result  # what astype(copy=False) would give, without its warnings guard
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            data = result.astype(storage, copy=False)
+    if masked:
         if storage.kind == "f":
-            valid &= ~xp.isnan(data)  # pandas 3 reads a NaN of a masked float (0/0) as <NA>
+            nan = xp.isnan(data)  # pandas 3 reads a NaN of a masked float (0/0) as <NA>
+            valid = ~(nan if missing is None else missing | nan)
+        else:
+            valid = xp.ones(data.shape[0], dtype=bool) if missing is None else ~missing
         return NumericColumn(data, dtype=dtype, mask=valid)
-    kind = storage.kind if not dtypes.is_datetimelike(dtype) else dtype.kind
     if missing is None:
         return NumericColumn(data, dtype=dtype)
     if kind == "f":
@@ -387,12 +416,11 @@ def _prod(values: Any, rows: _Rows, kind: str) -> Any:
     factors = xp.where(rows.valid, values.astype(accumulator, copy=False), accumulator(1))
     order = stable_argsort(rows.targets, xp)
     run = _segmented_scan(xp.multiply, factors[order], rows.targets[order], xp)
-    sizes = xp.zeros(groups.n_groups + 1, dtype=np.int64)
-    scatter_add(sizes, rows.targets, xp.ones(rows.targets.shape[0], dtype=np.int64), xp)
-    ends = xp.cumsum(sizes[: groups.n_groups]) - 1
+    sizes = rows.counts  # each group's run of valid rows (the discarded rows come last)
+    ends = xp.cumsum(sizes) - 1
     if run.shape[0] == 0:
         return xp.ones(groups.n_groups, dtype=accumulator)
-    return xp.where(sizes[: groups.n_groups] > 0, run[xp.maximum(ends, 0)], accumulator(1))
+    return xp.where(sizes > 0, run[xp.maximum(ends, 0)], accumulator(1))
 
 
 def _variance(values: Any, rows: _Rows, ddof: int) -> Any:
@@ -554,7 +582,7 @@ def _by_code_extreme(column: Column, codes: Any, rows: _Rows, op: str, skipna: b
     """min/max through order-preserving integer codes; the row holding the winning code supplies the value."""
     xp = rows.xp
     groups = rows.groups
-    best = _extreme(codes, rows.valid, groups, op)
+    best = _extreme(codes, rows.valid, groups, op, rows.targets)
     padded = xp.concatenate([best, xp.full(1, -2, dtype=best.dtype)])
     positions = _first_row_where(rows.valid & (codes == padded[rows.targets]), groups)
     missing = rows.counts < max(min_count, 1)
@@ -572,14 +600,20 @@ def _targets(flags: Any, groups: Groups) -> Any:
 
 
 def _count_where(flags: Any, groups: Groups) -> Any:
+    return _count_targets(_targets(flags, groups), groups)
+
+
+def _count_targets(targets: Any, groups: Groups) -> Any:
+    """Rows per group of scatter slots ``targets`` (the discard slot not counted)."""
     xp = groups.xp
     counts = xp.zeros(groups.n_groups + 1, dtype=np.int64)
-    scatter_add(counts, _targets(flags, groups), xp.ones(flags.shape[0], dtype=np.int64), xp)
+    scatter_add(counts, targets, xp.ones(targets.shape[0], dtype=np.int64), xp)
     return counts[: groups.n_groups]
 
 
-def _extreme(values: Any, valid: Any, groups: Groups, op: str) -> Any:
-    """Per-group min or max of ``values`` over ``valid`` rows (the identity where a group has none)."""
+def _extreme(values: Any, valid: Any, groups: Groups, op: str, targets: Any = None) -> Any:
+    """Per-group min or max of ``values`` over ``valid`` rows (the identity where a group has none); ``targets``:
+    :func:`_targets` of ``valid`` when known."""
     xp = groups.xp
     original = values.dtype
     if original.kind in "iu" and original.itemsize < 4:
@@ -593,7 +627,9 @@ def _extreme(values: Any, valid: Any, groups: Groups, op: str) -> Any:
     result = xp.full(groups.n_groups + 1, identity, dtype=values.dtype)
     # Rows that do not take part carry the identity, so a NaN among them never reaches a comparison.
     contributions = xp.where(valid, values, values.dtype.type(identity))
-    (scatter_min if op == "min" else scatter_max)(result, _targets(valid, groups), contributions, xp)
+    if targets is None:
+        targets = _targets(valid, groups)
+    (scatter_min if op == "min" else scatter_max)(result, targets, contributions, xp)
     return result[: groups.n_groups].astype(original, copy=False)
 
 

@@ -31,7 +31,7 @@ from riptide.core.kernels.factorize import factorize, rank_distinct_strings, sor
 from riptide.core.kernels.scatter import scatter_add, scatter_min
 from riptide.core.kernels.sort import stable_argsort
 
-__all__ = ["Groups", "group_rows", "group_rows_aggregating", "first_row_of_each"]
+__all__ = ["Groups", "group_rows", "group_rows_aggregating", "aggregates_while_grouping", "first_row_of_each"]
 
 _MAX_COMBINED = 2**62  # mixed-radix combined codes stay below this; beyond it they are re-densified first
 
@@ -125,9 +125,9 @@ def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Group
     first_of_slot = None if sort else _first_row_of_slots(row_slot, slot_group, n_groups)
     rank, first_rows, representatives = _number_distinct_keys(columns, owners, first_of_slot, xp)
     # Slot -> output group, with one extra trailing -1 so that a left-out row (slot -1) maps to -1 in the same gather.
-    slot_to_id = xp.concatenate([xp.where(slot_group < 0, -1, rank[xp.maximum(slot_group, 0)]),
+    slot_to_id = xp.concatenate([xp.where(slot_group < 0, -1, rank.take(xp.maximum(slot_group, 0))),
                                  xp.full(1, -1, dtype=np.int64)])  # fmt: skip
-    return Groups(ids=slot_to_id[row_slot], n_groups=n_groups, xp=xp, first_rows=first_rows,
+    return Groups(ids=slot_to_id.take(row_slot), n_groups=n_groups, xp=xp, first_rows=first_rows,
                   representatives=representatives)  # fmt: skip
 
 
@@ -139,20 +139,25 @@ def _number_distinct_keys(columns: list[Any], owners: Any, first_of_slot: Any, x
     number, the first row of each group when known (else None), and one row of each group.
     """
     n_groups = owners.shape[0]
-    first_rows = None
     if first_of_slot is None:
-        one_string = len(columns) == 1 and isinstance(columns[0], StringColumn)
-        rank = rank_distinct_strings(columns[0], owners) if one_string else None  # a few strings: one kernel
-        if rank is None:
-            rank = _group_rows_sorted([c.take(owners) for c in columns], sort=True, dropna=False).ids
-    else:
-        rank = xp.empty(n_groups, dtype=np.int64)
-        rank[stable_argsort(first_of_slot, xp)] = xp.arange(n_groups, dtype=np.int64)
-        first_rows = xp.empty(n_groups, dtype=np.int64)
-        first_rows[rank] = first_of_slot
-    representatives = xp.empty(n_groups, dtype=np.int64)
-    representatives[rank] = owners
-    return rank, first_rows, representatives
+        rank = _rank_distinct_keys(columns, owners)
+        representatives = xp.empty(n_groups, dtype=np.int64)
+        representatives.put(rank, owners)
+        return rank, None, representatives
+    order = stable_argsort(first_of_slot, xp)  # the slots in group order
+    rank = xp.empty(n_groups, dtype=np.int64)
+    rank.put(order, xp.arange(n_groups, dtype=np.int64))
+    return rank, first_of_slot.take(order), owners.take(order)
+
+
+def _rank_distinct_keys(columns: list[Any], owners: Any) -> Any:
+    """The rank (int64) of each owner row's key among the keys of ``owners`` (rows holding distinct keys): only the
+    distinct keys are sorted."""
+    if len(columns) == 1 and isinstance(columns[0], StringColumn):
+        rank = rank_distinct_strings(columns[0], owners)  # a few strings: one kernel
+        if rank is not None:
+            return rank
+    return _group_rows_sorted([c.take(owners) for c in columns], sort=True, dropna=False).ids
 
 
 def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], *, sort: bool = True,
@@ -168,48 +173,64 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
 
     if not columns:
         raise ValueError("No group keys passed!")
+    if not aggregates_while_grouping(columns):
+        return None
     xp = columns[0].xp
     n = columns[0].size
-    if xp is np or not _HASH_MIN_ROWS <= n <= hashing.MAX_ROWS:
-        return None
-    no_values = xp.empty(0, dtype=np.int64)  # what a kind that reads no values is handed
     arrays = []
     for column, kind in requests:
-        values = no_values if kind == "size" else column.data
-        if not hash_aggregate.supports(values, kind) or (kind != "size" and column.size != n):
+        if kind == "size":
+            arrays.append((None, kind, None))  # reads no values
+            continue
+        if not hash_aggregate.supports(column.data, kind) or column.size != n:
             return None
-        arrays.append((values, kind, None if kind == "size" else column.mask))
+        arrays.append((column.data, kind, column.mask))
     if not sort:
-        arrays.append((no_values, "first_row", None))
+        arrays.append((None, "first_row", None))
     keys = hashing.key_words(columns, dropna)
     aggregated = hash_aggregate.aggregate_rows(keys, arrays)
-    owner_of_slot = aggregated.owners
     n_groups = aggregated.table.n_distinct
-    occupied = aggregated.occupied_slots()  # any order: the groups are numbered from the keys or first rows
     if n_groups == 0:
         groups = Groups(ids=xp.full(n, -1, dtype=np.int64), n_groups=0, xp=xp, first_rows=xp.zeros(0, dtype=np.int64))
-        for (column, kind), result in zip(requests, aggregated.accumulators, strict=False):
-            groups.set_partial(column, kind, result[:0])
+        _hand_partials(groups, requests, aggregated.at_slots(groups.first_rows))
         return groups
-    first_of_slot = None if sort else aggregated.accumulators[-1][occupied]
-    rank, first_rows, representatives = _number_distinct_keys(columns, owner_of_slot[occupied], first_of_slot, xp)
-    slot_of_group = xp.empty(n_groups, dtype=np.int64)
-    slot_of_group[rank] = occupied
+    # The groups' slots in output order. The occupied slots come in any order: number them from their keys
+    # (sort) or their first rows.
+    occupied, owners = aggregated.occupied_slots()
+    if sort:
+        slot_of_group = xp.empty(n_groups, dtype=np.int64)
+        slot_of_group.put(_rank_distinct_keys(columns, owners), occupied)  # put: CuPy's cheapest scatter
+    else:
+        slot_of_group = occupied.take(stable_argsort(aggregated.raw(-1).take(occupied), xp))
+    results = aggregated.at_slots(slot_of_group)  # every accumulator, and the first rows (sort=False), per group
+    owner_of_slot = aggregated.owners
 
     def ids() -> Any:
         # The rows' slots, looked up again in the finished table; -1 (a left-out row) reads the trailing -1.
         slot_to_id = xp.full(owner_of_slot.shape[0] + 1, -1, dtype=np.int64)
-        slot_to_id[occupied] = rank
-        return slot_to_id[hashing.probe_table(aggregated.table, keys)]
+        slot_to_id.put(slot_of_group, xp.arange(n_groups, dtype=np.int64))
+        return slot_to_id.take(hashing.probe_table(aggregated.table, keys))
 
-    groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=first_rows,
-                    representatives=representatives)  # fmt: skip
-    for (column, kind), result in zip(requests, aggregated.accumulators, strict=False):
-        if kind == "size":
-            groups._sizes = result[slot_of_group]
-        else:
-            groups.set_partial(column, kind, result[slot_of_group])
+    groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
+                    representatives=owner_of_slot.take(slot_of_group))  # fmt: skip
+    _hand_partials(groups, requests, results)
     return groups
+
+
+def _hand_partials(groups: Groups, requests: list[tuple[Any, str]], results: list[Any]) -> None:
+    """Give ``groups`` the per-group results of ``requests`` (in order; a trailing first_row result is not one)."""
+    for (column, kind), result in zip(requests, results, strict=False):
+        if kind == "size":
+            groups._sizes = result
+        else:
+            groups.set_partial(column, kind, result)
+
+
+def aggregates_while_grouping(columns: list[Any]) -> bool:
+    """Whether :func:`group_rows_aggregating` may take rows of these key columns: on the GPU, and a row count
+    the hash table is worth it for (it may still decline for the values' dtypes)."""
+    first = columns[0]
+    return first.xp is not np and _HASH_MIN_ROWS <= first.size <= hashing.MAX_ROWS
 
 
 def _first_row_of_slots(row_slot: Any, slot_group: Any, n_groups: int) -> Any:
