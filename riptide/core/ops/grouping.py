@@ -247,8 +247,9 @@ def _first_row_of_slots(row_slot: Any, slot_group: Any, n_groups: int) -> Any:
 def _first_row_kernel() -> Any:
     import cupy as cp
 
+    # ``first`` is an output (raw: indexed by group, not by row), so the kernel may write it.
     return cp.ElementwiseKernel(
-        "int32 slot, raw int64 slot_group, raw int64 first", "",
+        "int32 slot, raw int64 slot_group", "raw int64 first",
         "if (slot >= 0) { const long long g = slot_group[slot]; if (g >= 0) atomicMin(&first[g], (long long)i); }",
         "riptide_first_row_of_slots",
     )
