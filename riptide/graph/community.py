@@ -6,7 +6,8 @@ decides at once (a *sweep*), from the graph of the current level held as an edge
 
 1. each arc ``u -> v`` (both directions of every non-loop edge) names the candidate community ``com[v]``; one sort
    of the keys ``u * n + com[v]`` and a segmented sum give ``w(u, C)``, the weight from ``u`` into each
-   neighbouring community;
+   neighbouring community (the sorted arcs are scored as they are, each one standing for its (u, C) pair: a
+   compacted list of pairs would cost the device a sync per compaction);
 2. each (u, C) pair is scored with NetworkX's gain formula (``w(u, C) / m - resolution * Stot[C] * k_u / 2m^2``,
    or the directed form of Dugué and Perez); a scatter-max per vertex finds the best score, a scatter-min the
    smallest community reaching it (the tie rule), and the vertex moves when the best beats staying (NetworkX's
@@ -14,23 +15,35 @@ decides at once (a *sweep*), from the graph of the current level held as an edge
 3. **conflict rules**: all vertices moving together can undo one another (two singletons swapping forever, many
    vertices piling into a community whose ``Stot`` was read before they arrived). In each sweep only a
    pseudo-random half of the vertices may move (a hash of the vertex, the seed and the draw; only their arcs are
-   sorted), and a singleton joins another singleton only if that one has the smaller id, so two vertices never
-   trade places. On small levels (<= 64 vertices) at most one vertex joins each community per sweep. A sweep
-   that lowers modularity anyway is undone. (Measured on the test graphs: moving half the vertices reaches
-   NetworkX's modularity; moving to smaller / larger ids on alternate sweeps fell 0.02 short on a
-   Barabasi-Albert graph; letting every vertex move at once stalls at a poor partition; one joiner per community
-   on large levels costs 4x the sweeps for lower modularity.)
+   sorted); on levels of more than 1000 vertices the next sweep moves its complement, then a new half is drawn,
+   so that every vertex has its chance every two sweeps. A singleton joins another singleton only if that one
+   has the smaller id, so two vertices never trade places. On small levels (<= 64 vertices) every vertex
+   decides, the drawn half moves (its complement where the drawn half has no move: no sweep is spent finding
+   that) and at most one vertex joins each community per sweep. A sweep that lowers modularity anyway is undone.
+   (Measured on the test graphs: moving half the vertices reaches NetworkX's modularity; moving to smaller /
+   larger ids on alternate sweeps fell 0.02 short on a Barabasi-Albert graph; letting every vertex move at once
+   stalls at a poor partition; one joiner per community on large levels costs 4x the sweeps for lower
+   modularity. Complementary halves on large levels: on the 1e6-edge power-law bench graph 12% fewer sweeps and
+   the same modularity on average over seeds.)
 
-A level ends when two sweeps together gain less than 1e-4 modularity (the tail of tiny gains costs sweeps that
-the next level's coarser moves make up for; levels of <= 64 vertices sweep to the end), when both halves of one
-draw move nothing (every vertex has had its chance: converged), or after three undone sweeps in a row. The
+A level ends when two sweeps together gain less than 2e-4 modularity (the tail of tiny gains costs sweeps that
+the next level's coarser moves make up for: on the bench graph 2e-4 rather than 1e-4 saves a tenth of the
+device sweeps for no loss on average; levels of <= 64 vertices sweep to the end), when both halves of one draw
+move nothing (every vertex has had its chance: converged), or after three undone sweeps in a row. The
 communities then become the vertices of the next level (**aggregation**: communities renumbered densely in label
 order, edges mapped to their communities' ids, coalesced by a sort and a segmented sum, internal weight kept as
 self loops, exactly NetworkX's ``_gen_graph``). Levels repeat until a level's modularity gain is ``<= threshold``
-or no vertex moved, as NetworkX's loop. A sweep reads three scalars back to the host (the number of distinct
-(u, C) pairs, the number of moves, the modularity). A multigraph's parallel edges simply add up, as NetworkX's
-conversion sums them. Vertex ids of a level are int32 where they fit (1e8 edges: 3e8 ids in the edge list and
-arcs), sort keys int64.
+or no vertex moved, as NetworkX's loop. A multigraph's parallel edges simply add up, as NetworkX's conversion
+sums them. Vertex ids of a level are int32 where they fit (1e8 edges: 3e8 ids in the edge list and arcs), sort
+keys int64.
+
+*Costs on a GPU.* A device sweep costs about the same few milliseconds of launches, a sort and syncs whatever
+the level's size, so the count of sweeps is the cost. Each sweep computes the new partition's modularity from
+the community totals the next sweep starts from, and reads it back together with the number of moves: one read
+per sweep (and one sync for the size of the active arcs). A level's starting modularity is the previous
+level's final one (aggregation keeps it). The last levels, of at most ``2**15`` arcs (a few hundred vertices;
+every level of a small graph), run on the host with NumPy, where a sweep costs a fraction of a millisecond: the
+level's edges are copied to the host once, and each level's labels come back (a small transfer).
 
 *What "same result" means.* The sequential algorithm's answer depends on its random visiting order; this one is
 deterministic for a given ``seed`` (which picks the halves of vertices allowed to move; ``None`` is seed 0; a
@@ -98,7 +111,9 @@ except ImportError:  # pragma: no cover - networkx is installed wherever the tes
 _MAX_SWEEPS = 500  # sweeps per level; each sweep must raise modularity, so this is a safety net only
 _SMALL_LEVEL = 64  # levels of at most this many vertices let one vertex join each community per sweep
 _UNDONE_SWEEPS = 3  # sweeps in a row whose moves were all undone end a level
-_SWEEP_GAIN = 1e-4  # two sweeps gaining less end a level
+_SWEEP_GAIN = 2e-4  # two sweeps gaining less end a level
+_PAIRED_HALVES = 1000  # levels of more vertices move a draw's half, then its complement
+_HOST_ARCS = 1 << 15  # a device graph's levels of at most this many arcs run on the host (NumPy)
 _LPA_WHOLE_CLASS_ROUNDS = 4  # asyn_lpa rounds that update whole colour classes before classes are also halved
 
 
@@ -177,23 +192,40 @@ def _active(n: int, salt: int, other_half: bool, xp: types.ModuleType) -> Any:
     return ((x >> 29) & 1) == (1 if other_half else 0)
 
 
-def _sweep(level: _Level, com: Any, m: float, resolution: float, salt: int, other_half: bool,
-           parent: Any = None) -> tuple[Any, int]:  # fmt: skip
-    """One parallel local-moving sweep: ``(new communities, number of moves)``; ``salt`` and ``other_half`` draw
-    the vertices allowed to move in this sweep; with ``parent`` (a community per vertex) a vertex may only join
-    a community inside its own parent community (Leiden's refinement)."""
+def _totals(level: _Level, com: Any) -> tuple[Any, Any]:
+    """Each community's total out- and in-degree (the same array twice for an undirected graph)."""
+    xp, n = level.xp, level.n
+    s_out = bincount(com, n, xp, weights=level.k_out)
+    return s_out, (s_out if not level.directed else bincount(com, n, xp, weights=level.k_in))
+
+
+def _sweep(level: _Level, com: Any, totals: tuple[Any, Any], m: float, resolution: float, salt: int,
+           other_half: bool, parent: Any = None) -> tuple[Any, int, float, tuple[Any, Any]]:  # fmt: skip
+    """One parallel local-moving sweep from the partition ``com`` (its community totals: ``totals``):
+    ``(new communities, number of moves, their modularity, their totals)``; ``salt`` and ``other_half`` draw the
+    vertices allowed to move in this sweep; with ``parent`` (a community per vertex) a vertex may only join a
+    community inside its own parent community (Leiden's refinement)."""
     xp, n = level.xp, level.n
     if level.arc_u.shape[0] == 0:
-        return com, 0
-    s_out = bincount(com, n, xp, weights=level.k_out)
-    s_in = s_out if not level.directed else bincount(com, n, xp, weights=level.k_in)
+        return com, 0, np.nan, totals
+    s_out, s_in = totals
     # w(u, C): the arcs' weights summed per (active vertex, neighbouring community); only the arcs of the
-    # vertices allowed to move this sweep are sorted.
-    active = _active(n, salt, other_half, xp)
-    chosen = xp.flatnonzero(active[level.arc_u])
-    arc_u = level.arc_u[chosen]
-    pairs, w_uc = _sum_by_key(arc_u.astype(np.int64) * n + com[level.arc_v[chosen]], level.arc_w[chosen], xp)
-    u, c = pairs // n, pairs % n
+    # vertices allowed to move this sweep are sorted. A small level decides for every vertex, then moves the drawn
+    # half, or its complement where the drawn half has no move: no sweep is spent finding that a half is done.
+    half = _active(n, salt, other_half, xp)
+    both = n <= _SMALL_LEVEL
+    active = xp.ones(n, dtype=bool) if both else half
+    chosen = xp.flatnonzero(active[level.arc_u])  # (a sync on the device: the number of active arcs)
+    keys = level.arc_u[chosen].astype(np.int64) * n + com[level.arc_v[chosen]]
+    order, keys = stable_argsort_with_values(keys, xp, overwrite=True)  # the keys are a temporary: sorted in place
+    # The sorted arcs stay as they are, each arc standing for its (u, C) pair: the arcs of one pair carry the
+    # same values, so maxima and minima over them are the pair's, and no pair list is compacted (each
+    # compaction is a sync on the device).
+    first = xp.ones(keys.shape[0], dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    run = xp.cumsum(first) - 1
+    w_uc = bincount(run, keys.shape[0], xp, weights=level.arc_w[chosen][order])[run]
+    u, c = keys // n, keys % n
     own = c == com[u]
     k_out, k_in = level.k_out[u], level.k_in[u]
     # The community totals without u itself where C is u's community (NetworkX removes u before scoring).
@@ -203,67 +235,89 @@ def _sweep(level: _Level, com: Any, m: float, resolution: float, salt: int, othe
         score = w_uc / m - resolution * (k_out * t_in + k_in * t_out) / (m * m)
     else:
         score = w_uc / m - resolution * t_in * k_out / (2.0 * m * m)
-    # Staying: u's own community's score (no arc into it: w = 0).
+    # Staying: u's own community's score, the same formula with w(u, own community) (0 without an arc into it).
     k_out_all, k_in_all = level.k_out, level.k_in
+    w_own = xp.zeros(n + 1)  # a plain scatter (the arcs of u's own pair all carry w(u, own)); others to slot n
+    w_own[where(xp, own, u, n)] = w_uc
+    w_own = w_own[:n]
     if level.directed:
-        stay = -resolution * (k_out_all * (s_in[com] - k_in_all) + k_in_all * (s_out[com] - k_out_all)) / (m * m)
+        stay = w_own / m - resolution * (k_out_all * (s_in[com] - k_in_all) + k_in_all * (s_out[com] - k_out_all)) / (
+            m * m)  # fmt: skip
     else:
-        stay = -resolution * (s_in[com] - k_in_all) * k_out_all / (2.0 * m * m)
-    stay[u[own]] = score[own]
+        stay = w_own / m - resolution * (s_in[com] - k_in_all) * k_out_all / (2.0 * m * m)
     # Conflict rules: a vertex alone in its community joins another singleton only if that one has the smaller
-    # id (two singletons never swap), and only half the vertices, drawn afresh each sweep, may move at all.
+    # id (two singletons never swap), and only half the vertices may move at all (see _local_moving).
     size = bincount(com, n, xp)
     swap = (size[com[u]] == 1) & (size[c] == 1) & (c > com[u])
     allowed = ~own & ~swap
     if parent is not None:  # a community's label is one of its vertices, whose parent is the community's
         allowed &= parent[c] == parent[u]
     best = xp.full(n, -np.inf)
-    scatter_max(best, u[allowed], score[allowed], xp)
+    scatter_max(best, u, where(xp, allowed, score, -np.inf), xp)
     hit = allowed & (score == best[u])
     best_c = xp.full(n, n, dtype=np.int64)
-    scatter_min(best_c, u[hit], c[hit], xp)
+    scatter_min(best_c, u, where(xp, hit, c, n), xp)
     # NetworkX moves on a strictly positive gain; a gain within rounding of zero is not a move (no ping-pong).
     gain = best - stay
     move = gain > 1e-12 * (xp.abs(stay) + 1e-300) + 1e-15 / m
-    if n <= _SMALL_LEVEL:
+    if both:
+        move &= where(xp, (move & half).any(), half, ~half)
         # On a small level at most one vertex joins each community per sweep (the one of largest gain, then
         # smallest id): a crowd joining at once would each have counted on the community as it was, and on a
         # small graph one such move weighs a lot. (On large levels the rule costs many more sweeps and, measured,
         # lower modularity: the gain-based end of a level comes too early.)
-        movers = xp.flatnonzero(move)
-        target = best_c[movers]
+        target = where(xp, move, best_c, 0)
         top = xp.full(n, -np.inf)
-        scatter_max(top, target, gain[movers], xp)
-        tied = movers[gain[movers] == top[target]]
+        scatter_max(top, target, where(xp, move, gain, -np.inf), xp)
+        tied = move & (gain == top[target])
+        ids = xp.arange(n, dtype=np.int64)
         joiner = xp.full(n, n, dtype=np.int64)
-        scatter_min(joiner, best_c[tied], tied, xp)
-        move = xp.zeros(n, dtype=bool)
-        move[joiner[joiner < n]] = True
-    moves = int(move.sum())  # one scalar read: did anything move?
-    return where(xp, move, best_c, com), moves
+        scatter_min(joiner, target, where(xp, tied, ids, n), xp)
+        move = tied & (joiner[target] == ids)
+    # The new partition's modularity (NetworkX's formula, as _Level.modularity, without its compaction) comes
+    # back with the number of moves: one read per sweep; the next sweep starts from these totals.
+    new_com = where(xp, move, best_c, com)
+    new_totals = _totals(level, new_com)
+    inside = where(xp, new_com[level.src] == new_com[level.dst], level.w, 0.0).sum()
+    norm = 1.0 / (m * m) if level.directed else 1.0 / (4.0 * m * m)
+    quality = inside / m - resolution * (new_totals[0] * new_totals[1]).sum() * norm
+    moves, quality = _device.to_host(xp.stack([move.sum().astype(np.float64), quality])).tolist()  # one read
+    return new_com, int(moves), quality, new_totals
 
 
-def _local_moving(level: _Level, m: float, resolution: float, salt: int, start: Any = None,
-                  parent: Any = None) -> tuple[Any, bool]:  # fmt: skip
-    """Sweeps, each over a fresh random half of the vertices, until both halves of one draw move nothing (every
-    vertex has had its chance: converged), a few sweeps in a row are undone, or two sweeps gain little. Starts
-    from singletons (or ``start``); ``parent`` confines the moves (see :func:`_sweep`)."""
+def _local_moving(level: _Level, m: float, resolution: float, salt: int, start: Any = None, parent: Any = None,
+                  quality: float | None = None) -> tuple[Any, bool, float]:  # fmt: skip
+    """Sweeps, each over a random half of the vertices (on levels of more than ``_PAIRED_HALVES`` vertices a
+    drawn half, then its complement), until both halves of one draw move nothing (every vertex has had its
+    chance: converged), a few sweeps in a row are undone, or two sweeps gain little. Starts from singletons (or
+    ``start``), whose modularity is ``quality`` when the caller knows it; ``parent`` confines the moves (see
+    :func:`_sweep`). Returns ``(communities, whether any vertex moved, their modularity)``."""
     xp = level.xp
     com = xp.arange(level.n, dtype=np.int64) if start is None else start
-    quality = level.modularity(com, m, resolution)
+    if quality is None:
+        quality = level.modularity(com, m, resolution)
+    totals = _totals(level, com)
     moved = False
     undone = 0
-    draw, other_half = salt * 7919, False
+    draw, other_half, idle_half = salt * 7919, False, False
     gains = (np.inf, np.inf)  # the modularity gained by the last two sweeps that moved
+    small = level.n <= _SMALL_LEVEL
     for _ in range(_MAX_SWEEPS):
-        new_com, moves = _sweep(level, com, m, resolution, draw, other_half, parent)
-        if moves == 0:
-            if other_half:  # neither half of this draw has a move left
+        new_com, moves, new_quality, new_totals = _sweep(level, com, totals, m, resolution, draw, other_half, parent)
+        if small:  # one sweep decides for both halves (see _sweep)
+            if moves == 0:
                 break
-            other_half = True  # give the other half its chance before concluding
+            draw += 104729
+        elif not other_half and (moves == 0 or level.n > _PAIRED_HALVES):
+            other_half, idle_half = True, moves == 0  # next: this draw's complement
+        elif not other_half:
+            draw += 104729  # a level of at most _PAIRED_HALVES vertices that moved: a fresh draw
+        else:
+            if moves == 0 and idle_half:  # neither half of this draw has a move left
+                break
+            draw, other_half = draw + 104729, False
+        if moves == 0:
             continue
-        draw, other_half = draw + 104729, False
-        new_quality = level.modularity(new_com, m, resolution)
         if new_quality <= quality:  # simultaneous moves spoiled one another: keep the partition before them
             undone += 1
             if undone >= _UNDONE_SWEEPS:
@@ -271,10 +325,10 @@ def _local_moving(level: _Level, m: float, resolution: float, salt: int, start: 
             continue
         undone = 0
         gains = (new_quality - quality, gains[0])
-        com, quality, moved = new_com, new_quality, True
-        if gains[0] + gains[1] < _SWEEP_GAIN and level.n > _SMALL_LEVEL:  # converged enough: aggregation does
+        com, totals, quality, moved = new_com, new_totals, new_quality, True
+        if gains[0] + gains[1] < _SWEEP_GAIN and not small:  # converged enough: aggregation does
             break  # better from here (small levels sweep to convergence: their sweeps cost next to nothing)
-    return com, moved
+    return com, moved, quality
 
 
 def _partition_sets(G: Any, node_com: Any) -> list[set]:
@@ -310,10 +364,17 @@ def _levels(G: Any, weight: str | None, resolution: float, threshold: float, see
         yield node_to_vertex
         return
     level, m = _base_level(G, weight)
-    quality = level.modularity(node_to_vertex, m, resolution)
+    quality = level.modularity(node_to_vertex, m, resolution)  # later levels start at the last one's (kept)
     start, first = None, True
     while True:
-        com, moved = _local_moving(level, m, resolution, salt, start)
+        if level.xp is not np and level.arc_u.shape[0] <= _HOST_ARCS:
+            # A small level's sweeps cost the device its fixed launch and sync overheads and next to no work: the
+            # last levels (a few hundred vertices) run on the host, from a copy of their edges (one transfer),
+            # and each level's labels come back (one small transfer each).
+            level = _Level(np, level.n, _device.to_host(level.src), _device.to_host(level.dst),
+                           _device.to_host(level.w), level.directed)  # fmt: skip
+            start = None if start is None else _device.to_host(start)
+        com, moved, level_quality = _local_moving(level, m, resolution, salt, start, quality=quality)
         salt += 1
         if leiden:
             com = _split_disconnected(level, com)
@@ -322,16 +383,17 @@ def _levels(G: Any, weight: str | None, resolution: float, threshold: float, see
         first = False
         # Communities are listed by label, as NetworkX lists them: a community's label is the id of the vertex
         # whose singleton it grew from, and the next level numbers the communities in label order.
-        yield com[node_to_vertex]
-        new_quality = level.modularity(com, m, resolution)
-        if new_quality - quality <= threshold:
+        yield _device.to_device(com, xp)[node_to_vertex]
+        if leiden:  # splitting communities changes the modularity
+            level_quality = level.modularity(com, m, resolution)
+        if level_quality - quality <= threshold:
             return
-        quality = new_quality
+        quality = level_quality
         if leiden:
             level, vertex_to_new, start = _refined_level(level, com, m, resolution, salt + 7777)
         else:
             level, vertex_to_new = level.aggregate(com)
-        node_to_vertex = vertex_to_new[node_to_vertex]
+        node_to_vertex = _device.to_device(vertex_to_new, xp)[node_to_vertex]
 
 
 def _refined_level(level: _Level, com: Any, m: float, resolution: float, salt: int) -> tuple[_Level, Any, Any]:
@@ -340,7 +402,7 @@ def _refined_level(level: _Level, com: Any, m: float, resolution: float, salt: i
     the start putting each refined vertex in its parent community, labelled by the community's smallest new
     vertex."""
     xp = level.xp
-    refined, _ = _local_moving(level, m, resolution, salt, None, com)
+    refined, _, _ = _local_moving(level, m, resolution, salt, None, com)
     refined = _split_disconnected(level, refined)  # still inside the communities: splitting only cuts
     new_level, vertex_to_new = level.aggregate(refined)
     parent = xp.zeros(new_level.n, dtype=np.int64)

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import riptide.graph as rg
+from riptide import _device
 from riptide.graph import community as C
 from riptide.graph.exceptions import NetworkXError, NetworkXNotImplemented
 from riptide_nx_info import FUNCTIONS
@@ -152,6 +153,52 @@ def test_louvain_random_graphs(n, p, seed, directed):
         if n >= 30:  # on a handful of nodes one move is worth a lot (see the known deviation below)
             ref = nx.community.modularity(H, nx.community.louvain_communities(H, seed=seed))
             assert got >= ref - 0.05
+
+
+@pytest.mark.parametrize("name, resolution", [("karate", 1.0), ("directed_gnp", 1.0), ("planted", 0.7),
+                                              ("power_law", 1.3)])  # fmt: skip
+def test_sweep_returns_the_modularity_and_totals_of_its_partition(name, resolution):
+    level, m = C._base_level(rg.from_networkx(GRAPHS[name]()), "weight")
+    com = level.xp.arange(level.n)
+    totals = C._totals(level, com)
+    for draw in range(6):  # from singletons, then from each sweep's partition
+        new_com, moves, quality, new_totals = C._sweep(level, com, totals, m, resolution, 104729 * draw, False)
+        assert moves == int((new_com != com).sum()) > 0
+        assert quality == pytest.approx(level.modularity(new_com, m, resolution), abs=1e-12)
+        for got, want in zip(new_totals, C._totals(level, new_com)):
+            np.testing.assert_allclose(_device.to_host(got), _device.to_host(want), rtol=1e-12, atol=1e-12)
+        com, totals = new_com, new_totals
+
+
+@pytest.mark.parametrize("name", ["karate", "planted"])  # a small level (34 vertices) and a large one (300)
+def test_local_moving_confirms_convergence_in_one_draw(name, monkeypatch):
+    level, m = C._base_level(rg.from_networkx(GRAPHS[name]()), "weight")
+    monkeypatch.setattr(C, "_SWEEP_GAIN", 0.0)  # sweep to convergence
+    com, moved, quality = C._local_moving(level, m, 1.0, 0)
+    assert moved and quality == pytest.approx(level.modularity(com, m, 1.0), abs=1e-12)
+    calls = []
+    sweep = C._sweep
+    monkeypatch.setattr(C, "_sweep", lambda *a, **k: calls.append(1) or sweep(*a, **k))
+    again, moved, _ = C._local_moving(level, m, 1.0, 5, com, quality=quality)
+    assert not moved and bool((again == com).all())
+    # a small level decides for both halves in one sweep; a large one sweeps the drawn half and its complement
+    assert len(calls) == (1 if level.n <= C._SMALL_LEVEL else 2)
+
+
+@pytest.mark.parametrize("host_arcs", [0, 1 << 40])
+@pytest.mark.parametrize("name", ["planted_many", "power_law"])
+def test_levels_on_the_device_or_the_host(name, host_arcs, monkeypatch):
+    # On a GPU, levels of at most _HOST_ARCS arcs run on the host: 0 keeps every level on the device, 1 << 40
+    # moves the whole graph to the host at once. On NumPy both are the same run.
+    monkeypatch.setattr(C, "_HOST_ARCS", host_arcs)
+    H = GRAPHS[name]()
+    G = rg.from_networkx(H)
+    ours = C.louvain_communities(G, seed=2)
+    assert _is_partition(H, ours) and ours == C.louvain_communities(G, seed=2)
+    assert nx.community.modularity(H, ours) >= _nx_reference(name) - 0.01
+    leiden = C.leiden_communities(G, seed=2)
+    assert _is_partition(H, leiden) and all(nx.is_connected(H.subgraph(c)) for c in leiden)
+    assert nx.community.modularity(H, leiden) >= _nx_reference(name) - 0.01
 
 
 @pytest.mark.xfail(strict=True, reason="simultaneous moves on a 5-node tree: vertex 3 joins vertex 1's community "
