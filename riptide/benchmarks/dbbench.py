@@ -53,8 +53,8 @@ medians, shown with the issue's reference totals (cuDF 26.10 on one H200, publis
 Peak memory: one more, untimed run of each riptide question, measuring the bytes the question allocates
 beyond what was live before it. On CuPy, the question allocates from a memory pool of its own; a pool never
 returns blocks on its own, so that pool's ``total_bytes()`` afterwards is the high-water mark (an upper bound:
-blocks are rounded, and a free block too small for a later request stays counted). On the CPU, :mod:`tracemalloc` (which NumPy reports to) gives the peak. The
-figure is compared with the bytes of the question's inputs: the columns a groupby reads, both tables of a
+blocks are rounded, and a free block too small for a later request stays counted). On the CPU,
+:mod:`tracemalloc` (which NumPy reports to) gives the peak. The figure is compared with the bytes of the question's inputs: the columns a groupby reads, both tables of a
 join. The issue's goal is at most 3x.
 
 The check (``--check``): before timing, every question runs once with riptide and with pandas on a small

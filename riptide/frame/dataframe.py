@@ -331,8 +331,7 @@ class DataFrame(
             if all(b is None or isinstance(b, int | np.integer) for b in (key.start, key.stop, key.step)):
                 return self._select_rows(indexing.iloc_rows(key, len(self), self._xp()))
             return self._select_rows(indexing.loc_rows(key, self._index, self._xp()))
-        if indexing._is_bool_array(key) or (isinstance(key, list) and key and
-                                            all(isinstance(k, bool | np.bool_) for k in key)):  # fmt: skip
+        if indexing._is_bool_array(key) or indexing._is_bool_list(key):
             return self._select_rows(indexing.mask_rows(key, len(self), self._xp()))
         if is_scalar(key) or isinstance(key, tuple):
             if key not in self._data:

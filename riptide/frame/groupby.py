@@ -170,9 +170,6 @@ def _resolve_keys(obj: Any, by: Any, level: Any) -> _Keys:
 
 
 def _one_key(obj: Any, key: Any, is_frame: bool, n: int) -> tuple[Column, Hashable, bool]:
-    if is_frame and type(key) is str and key in obj._data:
-        # The common case first: a column label (a str is none of the array-likes, groupers or functions below).
-        return _column_key(obj, key)
     from riptide.frame.index import Index
     from riptide.frame.series import Series
 
@@ -992,8 +989,6 @@ class DataFrameGroupBy(GroupBy):
 
     def __getitem__(self, key: Any) -> GroupBy:
         frame = self._obj
-        if type(key) is str and key in frame._data:  # the common case: one column by label
-            return self._series_group(key)
         if isinstance(key, pd.Index | np.ndarray) or _is_riptide_labels(key):
             key = key.tolist()  # list-likes of labels select several columns, as a list does
         if isinstance(key, tuple) and key not in frame._data and len(key) > 1:

@@ -142,12 +142,19 @@ class _Level:
 
     def modularity(self, com: Any, m: float, resolution: float) -> float:
         """The modularity of the partition ``com`` (community per vertex) with NetworkX's formula."""
-        xp, n = self.xp, self.n
         inside = self.w[com[self.src] == com[self.dst]].sum()
+        return float(self.quality(inside, self.totals(com), m, resolution))  # one scalar read: the modularity
+
+    def totals(self, com: Any) -> tuple[Any, Any]:
+        """Each community's total out- and in-degree (the same array twice for an undirected graph)."""
+        xp, n = self.xp, self.n
         s_out = bincount(com, n, xp, weights=self.k_out)
-        s_in = s_out if not self.directed else bincount(com, n, xp, weights=self.k_in)
+        return s_out, (s_out if not self.directed else bincount(com, n, xp, weights=self.k_in))
+
+    def quality(self, inside: Any, totals: tuple[Any, Any], m: float, resolution: float) -> Any:
+        """NetworkX's modularity from the weight inside communities and the communities' ``totals`` (not read)."""
         norm = 1.0 / (m * m) if self.directed else 1.0 / (4.0 * m * m)
-        return float(inside / m - resolution * (s_out * s_in).sum() * norm)  # one scalar read: the modularity
+        return inside / m - resolution * (totals[0] * totals[1]).sum() * norm
 
     def aggregate(self, com: Any) -> tuple[_Level, Any]:
         """The graph of the communities (NetworkX's ``_gen_graph``) and each vertex's new dense id."""
@@ -190,13 +197,6 @@ def _active(n: int, salt: int, other_half: bool, xp: types.ModuleType) -> Any:
     x = x ^ (x >> 17)
     x = x * np.int64(0x85EBCA6B)
     return ((x >> 29) & 1) == (1 if other_half else 0)
-
-
-def _totals(level: _Level, com: Any) -> tuple[Any, Any]:
-    """Each community's total out- and in-degree (the same array twice for an undirected graph)."""
-    xp, n = level.xp, level.n
-    s_out = bincount(com, n, xp, weights=level.k_out)
-    return s_out, (s_out if not level.directed else bincount(com, n, xp, weights=level.k_in))
 
 
 def _sweep(level: _Level, com: Any, totals: tuple[Any, Any], m: float, resolution: float, salt: int,
@@ -274,13 +274,12 @@ def _sweep(level: _Level, com: Any, totals: tuple[Any, Any], m: float, resolutio
         joiner = xp.full(n, n, dtype=np.int64)
         scatter_min(joiner, target, where(xp, tied, ids, n), xp)
         move = tied & (joiner[target] == ids)
-    # The new partition's modularity (NetworkX's formula, as _Level.modularity, without its compaction) comes
+    # The new partition's modularity (_Level.modularity's, its inside weight summed without a compaction) comes
     # back with the number of moves: one read per sweep; the next sweep starts from these totals.
     new_com = where(xp, move, best_c, com)
-    new_totals = _totals(level, new_com)
+    new_totals = level.totals(new_com)
     inside = where(xp, new_com[level.src] == new_com[level.dst], level.w, 0.0).sum()
-    norm = 1.0 / (m * m) if level.directed else 1.0 / (4.0 * m * m)
-    quality = inside / m - resolution * (new_totals[0] * new_totals[1]).sum() * norm
+    quality = level.quality(inside, new_totals, m, resolution)
     moves, quality = _device.to_host(xp.stack([move.sum().astype(np.float64), quality])).tolist()  # one read
     return new_com, int(moves), quality, new_totals
 
@@ -296,7 +295,7 @@ def _local_moving(level: _Level, m: float, resolution: float, salt: int, start: 
     com = xp.arange(level.n, dtype=np.int64) if start is None else start
     if quality is None:
         quality = level.modularity(com, m, resolution)
-    totals = _totals(level, com)
+    totals = level.totals(com)
     moved = False
     undone = 0
     draw, other_half, idle_half = salt * 7919, False, False

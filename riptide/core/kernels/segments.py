@@ -93,9 +93,9 @@ def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.Module
 
 
 def _launch(kernel: Any, work: int, args: tuple) -> None:
-    """A grid-stride kernel over ``work`` items, 256 threads a block."""
-    threads = 256
-    kernel((max(1, min(-(-work // threads), 1 << 16)),), (threads,), args)
+    from riptide.core.kernels.hashing import launch
+
+    launch(kernel, work, args)
 
 
 _GATHER_SEGMENTS = r"""

@@ -58,14 +58,10 @@ __all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_support
 GROUP_REDUCTIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "count", "size",
                     "first", "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
 INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
-_KNOWN = frozenset(GROUP_REDUCTIONS)
-_INT64 = np.dtype(np.int64)
 
 # Which reductions each layout supports (the rest raise TypeError, as pandas does).
 _STRING_OPS = {"sum", "min", "max", "first", "last", "any", "all", "count", "size", "nunique", "idxmin", "idxmax"}
 _CATEGORICAL_OPS = {"min", "max", "first", "last", "any", "all", "count", "size", "nunique", "idxmin", "idxmax"}
-# Reductions group_reduce answers the same way for every layout (the others are the layout's own).
-_ANY_LAYOUT = frozenset({"count", "nunique", "first", "last", "any", "all"})
 
 
 def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True, min_count: int = 0,
@@ -84,7 +80,7 @@ def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True
     >>> group_reduce(as_column(np.array([1, 2, 3], dtype=np.int8)), g, "sum").data.tolist()
     [2, 4]
     """
-    if op not in _KNOWN:
+    if op not in GROUP_REDUCTIONS:
         raise ValueError(f"unknown aggregation {op!r}; expected one of {', '.join(GROUP_REDUCTIONS)}")
     if op in ("idxmin", "idxmax"):
         raise ValueError(f"{op} gives row positions: use group_positions")
@@ -93,14 +89,7 @@ def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True
     xp = groups.xp
     if op == "size":
         return NumericColumn(groups.sizes())
-    if type(column) is NumericColumn:  # the common case: its kind is read once, here
-        kind = column.kind
-        _check_numeric(kind, column.dtype, op)
-        if op not in _ANY_LAYOUT:
-            return _numeric(column, _Rows(column, groups), op, skipna, min_count, ddof, q, interpolation, narrow,
-                            kind)  # fmt: skip
-    else:
-        check_supported(column, op)
+    check_supported(column, op)
     rows = _Rows(column, groups)
     if op == "count":
         counts = rows.counts
@@ -118,7 +107,7 @@ def group_reduce(column: Column, groups: Groups, op: str, *, skipna: bool = True
     if isinstance(column, CategoricalColumn):  # min / max of an ordered categorical
         return _by_code_extreme(column, column.codes.astype(np.int64), rows, op, skipna, min_count)
     assert isinstance(column, NumericColumn)
-    return _numeric(column, rows, op, skipna, min_count, ddof, q, interpolation, narrow, column.kind)
+    return _numeric(column, rows, op, skipna, min_count, ddof, q, interpolation, narrow)
 
 
 def check_supported(column: Column, op: str) -> None:
@@ -135,11 +124,7 @@ def check_supported(column: Column, op: str) -> None:
         if op not in _CATEGORICAL_OPS:
             raise TypeError(f"category dtype does not support aggregation '{op}'")
         return
-    _check_numeric(column.kind, column.dtype, op)
-
-
-def _check_numeric(kind: str, dtype: Any, op: str) -> None:
-    """:func:`check_supported` for a NumericColumn of ``dtype``, whose NumPy kind is ``kind``."""
+    kind = column.kind
     if kind == "M":
         if op in ("sum", "prod", "var"):
             raise TypeError(f"datetime64 type does not support operation '{op}'")
@@ -148,7 +133,7 @@ def _check_numeric(kind: str, dtype: Any, op: str) -> None:
                             f"Use (obj != pd.Timestamp(0)).{op}() instead.")  # fmt: skip
     elif kind == "m" and op in ("prod", "var"):
         raise TypeError(f"timedelta64 type does not support {op} operations")
-    elif kind == "b" and op == "quantile" and not dtypes.is_masked(dtype):
+    elif kind == "b" and op == "quantile" and not dtypes.is_masked(column.dtype):
         raise TypeError("Cannot use quantile with bool dtype")
 
 
@@ -249,10 +234,10 @@ def partial_kinds(column: Column | None, op: str, skipna: bool = True, min_count
 
 
 def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_count: int, ddof: int, q: float,
-             interpolation: str, narrow: bool, kind: str) -> Column:  # fmt: skip
-    """``op`` of a NumericColumn whose NumPy kind is ``kind``."""
+             interpolation: str, narrow: bool = True) -> Column:  # fmt: skip
     xp = rows.xp
     groups = rows.groups
+    kind = column.kind
     values = column.data.view(np.int8) if kind == "b" else column.data
     missing = None  # groups whose result is missing
     if op in ("min", "max"):
@@ -365,12 +350,9 @@ def _finish(result: Any, dtype: Any, missing: Any, xp: types.ModuleType) -> Colu
     A float result headed for int or datetime storage (a quantile of ints, a mean of datetimes)
     truncates toward zero, as pandas' ``astype`` does; its NaN groups become missing.
     """
-    if isinstance(dtype, np.dtype):  # no mask, no time zone: datetimes and timedeltas are stored as int64
-        masked, kind = False, dtype.kind
-        storage = _INT64 if kind in "mM" else dtype
-    else:
-        masked, storage = dtypes.is_masked(dtype), dtypes.storage_dtype(dtype)
-        kind = storage.kind if not dtypes.is_datetimelike(dtype) else dtype.kind
+    storage = dtypes.storage_dtype(dtype)
+    masked = dtypes.is_masked(dtype)
+    kind = storage.kind if not dtypes.is_datetimelike(dtype) else dtype.kind
     if result.dtype.kind == "f" and storage.kind != "f":
         nan = xp.isnan(result)
         missing = nan if missing is None else missing | nan

@@ -19,7 +19,6 @@ distinct keys are sorted. The NumPy path factorizes each key column and combines
 from __future__ import annotations
 
 import functools
-
 import types
 from typing import Any
 
