@@ -222,8 +222,17 @@ def test_measure_divides_by_calls_and_trusts_self_timed_thunks():
     clock = FakeClock([8.0, 8.0])
     assert measure(clock.fn, repeat=2, warmup=0, calls=4, clock=clock).times == [2.0, 2.0]
     seconds = iter([9.0, 0.5, 0.25, 0.75])
-    t = measure(self_timed(lambda: next(seconds)), repeat=3, warmup=1)
+    t = measure(self_timed(lambda: next(seconds)), repeat=3, warmup=1, warmup_seconds=0)
     assert t.times == [0.5, 0.25, 0.75] and t.median == 0.5
+
+
+def test_measure_warms_up_for_a_minimum_time():
+    """Calls shorter than the warm-up time: more warm-up calls until it has passed (none when warmup is 0)."""
+    clock = FakeClock([0.125] * 4 + [1.0, 2.0])  # (binary fractions: exact clock sums)
+    t = measure(clock.fn, repeat=2, warmup=1, clock=clock, warmup_seconds=0.4)
+    assert clock.calls == 6 and t.times == [1.0, 2.0]
+    clock = FakeClock([0.125, 0.25])
+    assert measure(clock.fn, repeat=2, warmup=0, clock=clock, warmup_seconds=10).times == [0.125, 0.25]
 
 
 def test_measure_needs_a_repeat():

@@ -1,6 +1,7 @@
 """The timing harness behind ``riptide bench``.
 
-How a case is timed (:func:`measure`): its thunk runs ``warmup`` times untimed, then ``repeat`` times timed,
+How a case is timed (:func:`measure`): its thunk runs ``warmup`` times untimed (and on, until
+:data:`WARMUP_SECONDS` have passed), then ``repeat`` times timed,
 with the device synchronized before the clock starts and before it stops (riptide only; pandas and polars
 run on the host and return when done). The median is the figure; min and max show the spread.
 
@@ -205,6 +206,11 @@ class Timing:
         return {"median_s": self.median, "min_s": self.min, "max_s": self.max, "times_s": list(self.times)}
 
 
+#: a case warms up for at least this long (as well as its ``warmup`` calls): a GPU left idle runs its first
+#: sub-millisecond calls slower, and one warm-up call of 1 ms left groupby(str) 30-75% slow
+WARMUP_SECONDS = 0.25
+
+
 def _no_sync() -> None:
     return None
 
@@ -217,8 +223,10 @@ def measure(
     sync: Callable[[], None] = _no_sync,
     calls: int = 1,
     clock: Callable[[], float] = time.perf_counter,
+    warmup_seconds: float = WARMUP_SECONDS,
 ) -> Timing:
-    """Time ``fn``: ``warmup`` untimed calls, then ``repeat`` timed ones, ``sync()`` before each clock read.
+    """Time ``fn``: ``warmup`` untimed calls (more until ``warmup_seconds`` have passed), then ``repeat`` timed
+    ones, ``sync()`` before each clock read.
 
     Each time is divided by ``calls`` (for thunks that loop over many small calls). A thunk marked with
     :func:`self_timed` returns its own seconds instead of being clocked.
@@ -227,9 +235,12 @@ def measure(
         msg = f"`repeat` must be >= 1, got {repeat}"
         raise ValueError(msg)
     own_clock = getattr(fn, "self_timed", False)
-    for _ in range(warmup):
+    started = clock()
+    done = 0
+    while done < warmup or (done and clock() - started < warmup_seconds):
         fn()
         sync()
+        done += 1
     timing = Timing()
     for _ in range(repeat):
         if own_clock:

@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["KMEANS_SOURCE", "COLUMN_SUMS_SOURCE", "KMeansPlan", "kmeans_plan", "MODE_ITERATE", "MODE_ASSIGN",
+__all__ = ["KMEANS_SOURCE", "COLUMN_SUMS_SOURCE", "column_means", "column_totals", "KMeansPlan", "kmeans_plan", "MODE_ITERATE", "MODE_ASSIGN",
            "MODE_INERTIA", "STATE_SIZE", "kmeans_step", "kmeans_finalize", "column_sums"]  # fmt: skip
 
 MODE_ITERATE, MODE_ASSIGN, MODE_INERTIA = 0, 1, 2
@@ -583,6 +583,27 @@ def kmeans_finalize(partials: Any, changed_partials: Any, blocks: int, centers: 
                                                                       np.int32(d), np.int32(k), np.float64(tol),
                                                                       centers, state, shift),
                                                    shared_mem=plan.finalize_shared)  # fmt: skip
+
+
+def column_totals(A: Any, xp: Any) -> Any:
+    """float64 column sums of a 2-D float array: one coalesced kernel pass on the GPU (CuPy's axis-0 reduction of
+    a tall row-major matrix gives each column to one block: 4.7 ms for the mean of 2e5 x 50), NumPy's sum on the
+    host.
+
+    >>> import numpy as np
+    >>> column_totals(np.array([[1.0, 2.0], [3.0, 4.0]]), np)
+    array([4., 6.])
+    """
+    if xp is not np and A.shape[0] > 0 and A.dtype in (np.float32, np.float64):
+        return column_sums(xp.ascontiguousarray(A), xp)
+    return A.sum(axis=0, dtype=xp.float64)
+
+
+def column_means(A: Any, xp: Any) -> Any:
+    """float64 column means of a 2-D float array (see :func:`column_totals`); NaN for no rows, as NumPy."""
+    if A.shape[0] == 0:
+        return A.mean(axis=0, dtype=xp.float64)
+    return column_totals(A, xp) / A.shape[0]
 
 
 def column_sums(X: Any, xp: Any, center: Any | None = None) -> Any:

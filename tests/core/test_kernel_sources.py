@@ -57,9 +57,12 @@ for _kernel in ("riptide_knn_kth", "riptide_boruvka_rowmin"):
 from riptide.ml.neighbors import _kernels as neighbors_kernels  # noqa: E402
 
 for _c_type in ("double", "float"):
-    SOURCES[f"riptide_knn_select:{_c_type}"] = neighbors_kernels.SELECT_SOURCE
-    DEFINES[f"riptide_knn_select:{_c_type}"] = [f"-DVAL_T={_c_type}", f"-DBUFFER={neighbors_kernels.BUFFER}",
-                                                f"-DLOAD_BYTES={neighbors_kernels.LOAD_BYTES}"]  # fmt: skip
+    for _kernel in ("riptide_knn_select", "riptide_knn_select_values"):
+        SOURCES[f"{_kernel}:{_c_type}"] = neighbors_kernels.SELECT_SOURCE
+        DEFINES[f"{_kernel}:{_c_type}"] = [f"-DVAL_T={_c_type}", f"-DBUFFER={neighbors_kernels.BUFFER}",
+                                           f"-DLOAD_BYTES={neighbors_kernels.LOAD_BYTES}"]  # fmt: skip
+SOURCES["riptide_knn_rerank"] = neighbors_kernels.RERANK_SOURCE
+DEFINES["riptide_knn_rerank"] = [f"-DRERANK_MAX={neighbors_kernels.RERANK_MAX}"]
 
 
 # Grouping, ranking and gathering strings: the hash-aggregate kernel for one string key (its prelude holds the string

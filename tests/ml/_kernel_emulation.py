@@ -49,6 +49,8 @@ static inline unsigned __ballot_sync(unsigned, int predicate) {
 }
 static inline int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
 static inline int __popc(unsigned v) { return __builtin_popcount(v); }
+static inline double __dadd_rn(double a, double b) { return a + b; }  // (x86-64 rounds each operation)
+static inline double __dmul_rn(double a, double b) { return a * b; }
 static void riptide_emu_launch(unsigned grid, unsigned block, size_t shared_bytes, std::function<void()> body) {
     gridDim = {grid, 1, 1};
     blockDim = {block, 1, 1};

@@ -406,7 +406,8 @@ def _emu_library():
              f"#define LOAD_BYTES {_kernels.LOAD_BYTES}"]  # fmt: skip
     for c_type in ("double", "float"):
         parts += ["#undef VAL_T", f"#define VAL_T {c_type}"]
-        body = _kernels.SELECT_SOURCE.replace("riptide_knn_select(", f"riptide_knn_select_{c_type}(")
+        body = _kernels.SELECT_SOURCE.replace("riptide_knn_select(", f"riptide_knn_select_{c_type}(").replace(
+            "riptide_knn_select_values(", f"riptide_knn_select_values_{c_type}(")  # (extern "C": one per type)
         parts.append(f"namespace emu_{c_type} {{\n{body}\n}}")
         args = ", ".join(f"a{i}" for i in range(12))
         parts.append(f'extern "C" void emu_select_{c_type}(unsigned grid, unsigned block, size_t shared, '
@@ -452,7 +453,7 @@ class _EmulatedFunction:
 def emulated_kernel(emu_library, monkeypatch):
     """``_kernels.select`` (the real launcher) runs the kernel by the emulation, on NumPy arrays."""
     grid_size = _kernels.grid_size
-    monkeypatch.setattr(_kernels, "_kernel", lambda dtype: _EmulatedFunction(emu_library, dtype))
+    monkeypatch.setattr(_kernels, "_kernel", lambda dtype, mode=1: _EmulatedFunction(emu_library, dtype))
     monkeypatch.setattr(_kernels, "THREADS", EMU_THREADS)
     monkeypatch.setattr(_kernels, "grid_size", lambda rows, threads: min(EMU_GRID, grid_size(rows, threads)))
 
@@ -732,3 +733,169 @@ ESTIMATORS = [
 @parametrize_with_checks(ESTIMATORS)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
+
+
+# --------------------------------------------------------------------------- the ranking GEMM and its bound
+
+
+def _tf32(a):
+    """float32 values truncated to TF32 (10 stored mantissa bits): the worst a tensor core's input rounding does."""
+    return (np.ascontiguousarray(a, dtype=np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 40), st.floats(1e-3, 1e3), st.floats(-1e4, 1e4), st.booleans(), st.integers(0, 2**32 - 1))
+def test_ranking_bound_covers_tf32_products(d, scale, offset, duplicates, seed):
+    """|q|^2 plus the ranking GEMM of the augmented float32 copies, with TF32-truncated inputs, is within
+    ``_ranking_bound`` of the exact squared distance for every pair (and the plain float32 GEMM within the bound
+    for exact inputs); the bound is a small share of the squared norms."""
+    rng = np.random.default_rng(seed)
+    Y = rng.normal(offset, scale, size=(300, d))
+    Q = np.vstack([rng.normal(offset, scale, size=(20, d)), Y[:5] if duplicates else Y[:0]])
+    metric = _brute.Metric("euclidean")
+    y = _brute.Side(Y, metric, np.float64, np)
+    q = _brute.Side(Q, metric, np.float64, np, y.center)
+    exact = ((Q[:, None, :] - Y[None, :, :]) ** 2).sum(axis=2)
+    for u, (A, B) in ((2.0**-10, (_tf32(q.approx.as_query), _tf32(y.approx.as_fitted))),
+                      (0.0, (q.approx.as_query, y.approx.as_fitted))):  # fmt: skip
+        ranked = q.approx.norms[:, None] + (A @ B.T).astype(np.float64)
+        bound = _brute._ranking_bound(q.approx, y.approx, d, u, np)
+        assert (np.abs(ranked - exact) <= bound[:, None]).all()
+        assert (bound <= 0.01 * (q.approx.norms + y.approx.norms.max())).all()
+
+
+def test_ranking_sides_are_augmented_and_aligned():
+    """A query row q is [-2 q, 1, 1, 0 ...], a fitted row x is [x, hi, lo, 0 ...] (hi + lo = |x|^2, hi exact in
+    TF32), padded to a multiple of 8 floats."""
+    X = np.arange(12, dtype=np.float64).reshape(4, 3) + 0.1
+    side = _brute.RankingSide(X, np)
+    assert side.as_query.shape == side.as_fitted.shape == (4, 8) and side.as_query.dtype == np.float32
+    np.testing.assert_array_equal(side.as_query[:, :5], np.c_[-2 * X.astype(np.float32), np.ones(4), np.ones(4)])
+    np.testing.assert_array_equal(side.as_fitted[:, :3], X.astype(np.float32))
+    hi, lo = side.as_fitted[:, 3], side.as_fitted[:, 4]
+    np.testing.assert_array_equal(_tf32(hi), hi)
+    assert (np.abs(lo) <= 2.0**-10 * side.norms).all() and lo.any()
+    np.testing.assert_allclose(hi.astype(np.float64) + lo, side.norms, rtol=1e-7)
+    assert not side.as_query[:, 5:].any() and not side.as_fitted[:, 5:].any()
+    products = _brute.ranking_products(side.as_query, side.as_fitted, np)
+    squared = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
+    np.testing.assert_allclose(side.norms[:, None] + products, squared, atol=1e-3)
+
+
+@pytest.mark.parametrize("failing", ["ranking", "ranking and float64 GEMM"])
+def test_uncertain_queries_fall_through_the_tiers(monkeypatch, failing):
+    """A query whose certificate fails is searched again by the float64 GEMM, and failing that by exact
+    differences: the answer is the same exact one either way."""
+    X = np.vstack([X_FIT, X_FIT[:30] + 1e-9])  # near-duplicates: distances far below any ranking's rounding
+    nn = rtn.NearestNeighbors(n_neighbors=6).fit(X)
+    expected = nn.kneighbors(X_QUERY)
+    tiers = []
+    gemm_bound = _brute._gemm_bound
+    never = lambda q: q.norms + np.inf  # noqa: E731 - a bound no certificate passes (NumPy or CuPy)
+    monkeypatch.setattr(_brute, "_ranking_bound", lambda q, *a: (tiers.append("ranking"), never(q))[1])
+    if failing == "ranking and float64 GEMM":
+        monkeypatch.setattr(_brute, "_gemm_bound", lambda q, y, d: (tiers.append("gemm"), never(q))[1])
+    else:
+        monkeypatch.setattr(_brute, "_gemm_bound", lambda *a: (tiers.append("gemm"), gemm_bound(*a))[1])
+    searched = []
+    blocks = _brute._kneighbors_blocks
+    monkeypatch.setattr(_brute, "_kneighbors_blocks", lambda q, y, k, metric, *a: (searched.append(metric.kind),
+                                                                                  blocks(q, y, k, metric, *a))[1])
+    got = nn.kneighbors(X_QUERY)
+    assert tiers == ["ranking", "gemm"]
+    # the float64 GEMM's own certificate holds here (no near-ties at the 30th candidate): no exact search
+    assert searched == (["ranking", "euclidean"] if failing == "ranking" else ["ranking", "euclidean", "sqdiff"])
+    np.testing.assert_array_equal(got[1], expected[1])
+    np.testing.assert_array_equal(got[0], expected[0])
+    theirs = skn.NearestNeighbors(n_neighbors=6, algorithm="brute").fit(X).kneighbors(X_QUERY)
+    np.testing.assert_allclose(got[0], theirs[0], rtol=1e-9)
+
+
+# --------------------------------------------------------------------------- the re-ranking kernel, emulated
+
+_RERANK_PARAMS = ("const double* a0, const double* a1, int a2, long long a3, const long long* a4, int a5, long long a6, "
+                  "int a7, int a8, const double* a9, const double* a10, double a11, double* a12, long long* a13, "
+                  "bool* a14")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def rerank_library():
+    import shutil
+
+    if shutil.which("g++") is None:
+        pytest.skip("needs g++ to run the kernel on the CPU")
+    args = ", ".join(f"a{i}" for i in range(15))
+    text = "\n".join([EMU_SHIM, "#define RIPTIDE_INF INFINITY", f"#define RERANK_MAX {_kernels.RERANK_MAX}",
+                      _kernels.RERANK_SOURCE.replace("riptide_knn_rerank(", "riptide_knn_rerank_emu("),
+                      f'extern "C" void emu_rerank(unsigned grid, unsigned block, size_t shared, {_RERANK_PARAMS}) {{ '
+                      f"riptide_emu_launch(grid, block, shared, [=] {{ riptide_knn_rerank_emu({args}); }}); }}"])  # fmt: skip
+    return compile_library(text, "knn_rerank")
+
+
+@pytest.fixture(params=["emulated", pytest.param("device", marks=pytest.mark.gpu)])
+def kernel_rerank(request, monkeypatch):
+    """``_kernels.rerank`` on NumPy arrays: by the emulation on the CPU (EMU_GRID blocks of EMU_THREADS), or by
+    the real kernel on the GPU."""
+    if request.param == "emulated":
+        if _device.is_gpu():
+            pytest.skip("kernel emulation is for machines without a GPU")
+        import ctypes
+
+        library = request.getfixturevalue("rerank_library")
+
+        def launch(grid, block, args, shared_mem=0):
+            Q, Y, d, n, cand, wide, rows, k, certify, widest, bound, slack, out_d, out_i, uncertain = args
+            assert [type(a) for a in (d, n, wide, rows, k, certify, slack)] == [
+                np.int32, np.int64, np.int32, np.int64, np.int32, np.int32, np.float64]  # fmt: skip
+            for a in (Q, Y, cand, widest, bound, out_d, out_i, uncertain):
+                assert a.flags.c_contiguous
+            pointer = lambda a: ctypes.c_void_p(a.ctypes.data)  # noqa: E731
+            library.emu_rerank(ctypes.c_uint(grid[0]), ctypes.c_uint(block[0]), ctypes.c_size_t(shared_mem),
+                               pointer(Q), pointer(Y), ctypes.c_int(d), ctypes.c_longlong(n), pointer(cand),
+                               ctypes.c_int(wide), ctypes.c_longlong(rows), ctypes.c_int(k), ctypes.c_int(certify),
+                               pointer(widest), pointer(bound), ctypes.c_double(slack), pointer(out_d),
+                               pointer(out_i), pointer(uncertain))  # fmt: skip
+
+        grid_size = _kernels.grid_size
+        monkeypatch.setattr(_kernels, "_rerank_kernel", lambda: launch)
+        monkeypatch.setattr(_kernels, "THREADS", EMU_THREADS)
+        monkeypatch.setattr(_kernels, "grid_size", lambda rows, threads: min(EMU_GRID, grid_size(rows, threads)))
+        return _kernels.rerank
+    import cupy
+
+    def on_device(Q, Y, cand, k, widest, bound, slack, out_d, out_i, uncertain):
+        arrays = [None if a is None else cupy.asarray(a) for a in (Q, Y, cand, widest, bound, out_d, out_i, uncertain)]
+        _kernels.rerank(*arrays[:3], k, *arrays[3:5], slack, *arrays[5:])
+        out_d[...], out_i[...], uncertain[...] = (a.get() for a in arrays[5:])
+
+    return on_device
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_kernel_rerank_matches_twin(kernel_rerank, data):
+    """The kernel's k best of each query's candidates and its certificate equal the xp twin's (bit for bit: few
+    features, so NumPy's sum is sequential too), with duplicated rows (exact ties) and certify on or off."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    d = data.draw(st.integers(1, 7))
+    n = data.draw(st.integers(2, 90))
+    rows = data.draw(st.integers(1, 9))
+    wide = data.draw(st.integers(1, min(n, _kernels.RERANK_MAX)))
+    k = data.draw(st.integers(1, wide))
+    Y = rng.integers(0, 3, size=(n, d)).astype(np.float64)  # few distinct rows: many ties
+    Q = rng.integers(0, 3, size=(rows, d)) + rng.random((rows, d)) * data.draw(st.sampled_from([0.0, 0.5]))
+    cand = np.vstack([rng.permutation(n)[:wide] for _ in range(rows)]).astype(np.int64)
+    metric = _brute.Metric("euclidean")
+    q, y = _brute.Side(Q, metric, np.float64, np), _brute.Side(Y, metric, np.float64, np)
+    certify = data.draw(st.booleans())
+    widest = (rng.random((rows, 2)) * 2 * d)[:, 1] if certify else None  # (a column view, as the search passes)
+    bound = rng.random(rows) * 0.5
+    twin_d, twin_i, twin_uncertain = _brute._rerank(q, y, k, cand, widest, bound, np)
+    out_d, out_i = np.full((rows, k), -1.0), np.full((rows, k), -1, dtype=np.int64)
+    uncertain = np.zeros(rows, dtype=np.bool_)
+    slack = 1 + 2 * (d + 4) * float(np.finfo(np.float64).eps)
+    widest = None if widest is None else np.ascontiguousarray(widest)  # (the launcher takes contiguous arrays)
+    kernel_rerank(Q, Y, cand, k, widest, bound, slack, out_d, out_i, uncertain)
+    np.testing.assert_array_equal(out_i, twin_i)
+    np.testing.assert_array_equal(out_d, twin_d)
+    np.testing.assert_array_equal(uncertain, twin_uncertain)

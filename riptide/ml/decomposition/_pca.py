@@ -51,14 +51,6 @@ def _flip_signs(Vt: Any, xp: types.ModuleType) -> Any:
     return Vt * xp.where(largest < 0, -1.0, 1.0).astype(Vt.dtype)
 
 
-def _column_means(A: Any, xp: types.ModuleType) -> Any:
-    """float64 column means of A: one coalesced kernel pass on the GPU (CuPy's axis-0 reduction of a tall
-    row-major matrix gives each column to one block), NumPy's mean on the host."""
-    if xp is not np and A.shape[0] > 0 and A.dtype in (np.float32, np.float64):
-        return _kernels.column_sums(xp.ascontiguousarray(A), xp) / A.shape[0]
-    return A.mean(axis=0, dtype=xp.float64)
-
-
 def _covariance(A: Any, mean: Any, xp: types.ModuleType) -> Any:
     """The ``d x d`` covariance of the rows of A as scikit-learn forms it: ``(A^T A - n mean mean^T) / (n - 1)``."""
     n_samples = A.shape[0]
@@ -225,7 +217,7 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
         n_components = min(A.shape) if self.n_components is None else self.n_components
         solver = self._fit_svd_solver = self._solver_for(A.shape, n_components)
         f64 = xp.float64
-        mean = _column_means(A, xp)
+        mean = _kernels.column_means(A, xp)
         if solver == "randomized":
             self._fit_randomized(A, mean, n_components, xp)
             return A, xp

@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
 from riptide.ml import _dask
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, on_device, validate_data
 
@@ -44,8 +45,8 @@ class _Centered:
         Y = (y.reshape(-1, 1) if self.y_1d else y).astype(f64)
         if fit_intercept:
             if sample_weight is None:
-                self.X_offset = Xf.mean(axis=0)
-                self.y_offset = Y.mean(axis=0)
+                self.X_offset = ml_kernels.column_means(Xf, xp)
+                self.y_offset = ml_kernels.column_means(Y, xp)
             else:
                 w = sample_weight.astype(f64)
                 total = w.sum()

@@ -24,13 +24,15 @@ by ``partition``, everything below it, and the lowest-indexed ties at it (a cumu
 of the k; merged with the running best k the same way. On the GPU, for ``k <= KMAX``,
 :mod:`riptide.ml.neighbors._kernels` fuses the euclidean distance and the merge into one pass over each GEMM block.
 
-**Euclidean ranking in float32, answers in float64.** For k-neighbours, the GEMM identity only *ranks*: the
-``k + max(k, 8)`` best candidates (at most ``KMAX``) are found on float32 copies of the rows, centred on the fitted
-rows' mean (a float32 GEMM output is half the bytes to write and read, and the pass over it is the search's cost),
-then re-ranked by exact float64 distances and *certified* against a bound of the float32 rounding; a query whose
-certificate fails (near-ties at the boundary, or data whose spread is tiny against the bound) is searched again
-exactly. The answer is therefore the exact one whatever the ranking precision (``_APPROX_FLOAT32 = False``
-ranks in float64; so does ``CUPY_TF32=1``, whose tensor-core products are outside the bound).
+**Euclidean ranking in float32, answers in float64.** For k-neighbours, a GEMM only *ranks*: the
+``k + max(k, 24)`` best candidates (at most ``KMAX``) are found on float32 copies of the rows, centred on the fitted
+rows' mean, by one GEMM of augmented rows whose product is ``|x|^2 - 2 q.x`` (:class:`RankingSide`) -- the squared distance less
+``|q|^2``, which ranks a query's fitted rows as the distance does, so the selection reads plain values (no norms,
+no float64 arithmetic per entry) -- on tensor cores on the GPU (TF32 inputs). The candidates are then re-ranked by
+exact float64 distances and *certified* against a bound of the ranking's rounding; a query whose certificate
+fails (near-ties at the boundary, or data whose spread is tiny against the bound) is searched again by a float64
+GEMM, and failing that, by exact differences. The answer is therefore the exact one whatever the ranking precision
+(``_APPROX_FLOAT32 = False`` starts at the float64 GEMM).
 
 **Ties.** scikit-learn leaves them unspecified: its heap keeps an arbitrary member of a tie at the k-th place and
 returns a tie in heap order, and its euclidean GEMM identity rounds the distances of duplicated rows apart (either
@@ -41,7 +43,6 @@ candidates re-ranked by exact distances (:func:`_rerank`), so duplicates tie exa
 
 from __future__ import annotations
 
-import os
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from riptide.core.kernels import sort as sort_kernels
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml.neighbors import _kernels
 
 __all__ = ["Metric", "Side", "block_elements", "kneighbors", "radius_neighbors", "finish", "to_surrogate"]
@@ -64,7 +66,8 @@ CANONICAL = {"euclidean": "euclidean", "l2": "euclidean", "sqeuclidean": "sqeucl
              "manhattan": "manhattan", "cityblock": "manhattan", "l1": "manhattan", "chebyshev": "chebyshev",
              "infinity": "chebyshev", "minkowski": "minkowski", "p": "minkowski"}  # fmt: skip
 _GEMM = {"euclidean", "sqeuclidean"}
-_RERANK_MARGIN = 8  # euclidean: at least this many candidates beyond k are re-ranked exactly
+_RERANK_MARGIN = 24  # euclidean: at least this many candidates beyond k are re-ranked exactly (a gap that
+# the ranking's rounding rarely closes: fewer queries go on to the float64 ranking)
 _APPROX_FLOAT32 = True  # euclidean candidates ranked on float32 copies (then re-ranked exactly in float64)
 _NO_INDEX = np.iinfo(np.int64).max
 
@@ -104,7 +107,8 @@ def block_elements(xp: types.ModuleType) -> int:
 
 class Side:
     """One side of the search (queries or fitted rows) prepared for a metric: the values to compute with
-    (float64, or the common type for cosine and the per-feature metrics) and squared row norms (GEMM metrics)."""
+    (float64, or the common type for cosine and the per-feature metrics) and squared row norms (GEMM metrics).
+    A euclidean side also has ``approx``: the :class:`RankingSide` its candidates are ranked on."""
 
     def __init__(self, A: Any, metric: Metric, dtype: Any, xp: types.ModuleType, center: Any = None) -> None:
         self.n = A.shape[0]
@@ -113,16 +117,11 @@ class Side:
         if metric.kind in _GEMM:
             self.values = A.astype(xp.float64, copy=False)
             self.norms = (self.values * self.values).sum(axis=1)
-            if _approx_float32():
-                # the float32 ranking copy (see kneighbors): centered on the fitted rows' mean, so that the norms,
-                # which bound its rounding, are those of the spread and not of the offset from the origin
-                self.center = self.values.mean(axis=0) if center is None else center
-                approx = Side.__new__(Side)
-                approx.n, approx.approx = self.n, None
-                approx.values = (self.values - self.center).astype(xp.float32)
-                wide = approx.values.astype(xp.float64)
-                approx.norms = (wide * wide).sum(axis=1)
-                self.approx = approx
+            if _APPROX_FLOAT32:
+                # centered on the fitted rows' mean, so that the norms, which bound the ranking's rounding, are
+                # those of the spread and not of the offset from the origin
+                self.center = ml_kernels.column_means(self.values, xp) if center is None else center
+                self.approx = RankingSide(self.values - self.center, xp)
         elif metric.kind == "cosine":
             values = A.astype(dtype, copy=False)
             norms = xp.sqrt((values * values).sum(axis=1))
@@ -130,6 +129,56 @@ class Side:
             self.values = values / norms[:, None]
         else:
             self.values = A.astype(dtype, copy=False)
+
+    def take(self, rows: Any) -> Side:
+        """The side of the rows ``rows`` (a euclidean side, without its ranking copy)."""
+        part = Side.__new__(Side)
+        part.n, part.values, part.approx = rows.shape[0], self.values[rows], None
+        part.norms = None if self.norms is None else self.norms[rows]
+        return part
+
+
+class RankingSide:
+    """A euclidean side's float32 copy (centered) in the two forms of the ranking GEMM: a query row ``q`` as
+    ``[-2 q, 1, 1]`` and a fitted row ``x`` as ``[x, hi, lo]`` (``hi + lo = |x|^2``, ``hi`` exact in TF32), whose
+    product is ``|x|^2 - 2 q.x``: the squared distance less ``|q|^2``, the same for every fitted row of a query, so
+    it ranks them as the distance does (see :func:`kneighbors`). ``|x|^2`` is split so that a tensor core's TF32
+    inputs keep it to about ``2**-20`` instead of ``2**-10``: it is the largest term. The rows are padded with zeros
+    to a multiple of 8 floats (aligned GEMM operands)."""
+
+    def __init__(self, centered: Any, xp: types.ModuleType) -> None:
+        self.n, d = centered.shape
+        self.xp = xp
+        self.values = centered.astype(xp.float32)
+        wide = self.values.astype(xp.float64)
+        self.norms = (wide * wide).sum(axis=1)  # |x|^2 of the float32 rows, in float64
+        self.width = -(-(d + 2) // 8) * 8
+        self._query = self._fitted = None
+
+    def _padded(self, first: Any, *last: Any) -> Any:
+        out = self.xp.zeros((self.n, self.width), dtype=self.xp.float32)
+        out[:, : first.shape[1]] = first
+        for j, column in enumerate(last):
+            out[:, first.shape[1] + j] = column
+        return out
+
+    @property
+    def as_query(self) -> Any:
+        if self._query is None:
+            self._query = self._padded(-2 * self.values, 1, 1)
+        return self._query
+
+    @property
+    def as_fitted(self) -> Any:
+        if self._fitted is None:
+            hi = tf32_truncated(self.norms.astype(self.xp.float32))
+            self._fitted = self._padded(self.values, hi, (self.norms - hi).astype(self.xp.float32))
+        return self._fitted
+
+
+def tf32_truncated(a: Any) -> Any:
+    """float32 values with the mantissa bits TF32 lacks cleared (exact as tensor-core inputs)."""
+    return (a.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
 
 
 def common_dtype(a: Any, b: Any, metric: Metric) -> np.dtype:
@@ -150,6 +199,8 @@ def result_dtype(a: Any, b: Any, metric: Metric) -> np.dtype:
 def surrogate_block(q: Side, a: int, b: int, y: Side, c: int, e: int, metric: Metric,
                     xp: types.ModuleType) -> Any:  # fmt: skip
     """The ``(b - a) x (e - c)`` block of surrogate distances (squared euclidean, minkowski without the root)."""
+    if metric.kind == "ranking":  # |x|^2 - 2 q.x of the float32 copies (see RankingSide)
+        return ranking_products(q.as_query[a:b], y.as_fitted[c:e], xp)
     Q, Y = q.values[a:b], y.values[c:e]
     if metric.kind in _GEMM:  # (|q|^2 + (-2 q.x)) + |x|^2 in float64, in place (addition commutes exactly)
         block = (Q @ Y.T).astype(xp.float64, copy=False)  # (the float32 ranking copy: float32 dot products)
@@ -229,66 +280,124 @@ def _blocks(nq: int, n: int, per_row_extra: int, xp: types.ModuleType) -> tuple[
 
 def kneighbors(q: Side, y: Side, k: int, metric: Metric, dtype: Any, xp: types.ModuleType) -> tuple[Any, Any]:
     """Surrogate distances ``(nq, k)`` (type ``dtype``) and int64 indices of every query's k nearest fitted rows,
-    sorted by ``(distance, index)``. Euclidean searches are re-ranked exactly (see :func:`_rerank`)."""
+    sorted by ``(distance, index)``. Euclidean searches are ranked, then re-ranked exactly (see :func:`_rerank`)."""
     if metric.kind in _GEMM and k < y.n:
-        wide = min(y.n, k + max(k, _RERANK_MARGIN))
-        if k <= _kernels.KMAX:
-            wide = max(k, min(wide, _kernels.KMAX))  # stay on the kernel
-        d = q.values.shape[1]
-        if q.approx is not None and y.approx is not None:
-            # rank on the float32 copies (half the GEMM output to write and read), with a rounding bound of
-            # float32 inputs, float32 dot products and float32 storage (generous: a factor of about 8 over it)
-            approx_d, approx_i = _kneighbors_blocks(q.approx, y.approx, wide, metric, np.dtype(np.float32), xp)
-            bound = 4 * (d + 4) * float(np.finfo(np.float32).eps) * (q.approx.norms + y.approx.norms.max())
-        else:
-            approx_d, approx_i = _kneighbors_blocks(q, y, wide, metric, dtype, xp)
-            bound = 2 * (d + 4) * float(np.finfo(np.float64).eps) * (q.norms + y.norms.max())
-        return _rerank(q, y, k, approx_d, approx_i, bound, xp)
+        return _ranked_then_exact(q, y, k, metric, xp)
     return _kneighbors_blocks(q, y, k, metric, dtype, xp)
 
 
-def _approx_float32() -> bool:
-    """Rank euclidean candidates on float32 copies (:data:`_APPROX_FLOAT32`), unless CuPy's float32 GEMMs run on
-    TF32 tensor cores (``CUPY_TF32=1``: 10-bit products, outside the rounding bound used)."""
-    return _APPROX_FLOAT32 and os.environ.get("CUPY_TF32", "0") in ("", "0")
+def _ranked_then_exact(q: Side, y: Side, k: int, metric: Metric, xp: types.ModuleType) -> tuple[Any, Any]:
+    """Euclidean k-neighbours: the ``wide`` best candidates by a fast ranking, re-ranked by exact distances and
+    certified against the ranking's rounding bound; the queries whose certificate fails go to the next, more
+    precise ranking: float32 copies (on tensor cores on the GPU) -> float64 GEMM -> exact differences."""
+    wide = min(y.n, k + max(k, _RERANK_MARGIN))
+    if k <= _kernels.KMAX:
+        wide = max(k, min(wide, _kernels.KMAX))  # stay on the kernel
+    d = q.values.shape[1]
+    if q.approx is not None and y.approx is not None:
+        ranked, cand = _kneighbors_blocks(q.approx, y.approx, wide, _RANKING, np.dtype(np.float32), xp)
+        widest = q.approx.norms + ranked[:, wide - 1].astype(xp.float64)  # the ranking adds |q|^2 back
+        bound = _ranking_bound(q.approx, y.approx, d, ranking_input_rounding(xp), xp)
+    else:
+        ranked, cand = _kneighbors_blocks(q, y, wide, metric, np.dtype(np.float64), xp)
+        widest = ranked[:, wide - 1]
+        bound = _gemm_bound(q, y, d)
+    out_d, out_i, uncertain = _rerank(q, y, k, cand, None if wide == y.n else widest, bound, xp)
+    redo = xp.nonzero(uncertain)[0]
+    if redo.shape[0]:  # one scalar read: are there uncertain queries (rare: near-ties at the boundary)
+        part = q.take(redo)
+        if q.approx is not None and y.approx is not None:  # the float64 GEMM ranking next
+            out_d[redo], out_i[redo] = _ranked_then_exact(part, y, k, metric, xp)
+        else:  # exact distances over every fitted row
+            exact_y = Side(y.values, Metric("sqdiff"), np.float64, xp)
+            out_d[redo], out_i[redo] = _kneighbors_blocks(part, exact_y, k, Metric("sqdiff"), np.dtype(np.float64),
+                                                          xp)  # fmt: skip
+    return out_d, out_i
 
 
-def _rerank(q: Side, y: Side, k: int, approx_d: Any, approx_i: Any, bound: Any,
-            xp: types.ModuleType) -> tuple[Any, Any]:  # fmt: skip
-    """The exact k nearest from the ``wide`` nearest by the GEMM identity (``bound``: its rounding per query).
+_RANKING = Metric("ranking")  # the ranking GEMM of the float32 copies (see RankingSide)
+_CUBLAS_COMPUTE_32F_FAST_TF32 = 77  # cublasComputeType_t: float32 data, tensor-core products of TF32 inputs
+_TF32_ROUNDING = 2.0**-10  # a TF32 input's relative error (10 stored mantissa bits; truncated: below one ulp)
 
-    The identity's rounding (about ``d eps (|q|^2 + |x|^2)``) can order two duplicated rows either way and turns
+
+def ranking_products(A: Any, B: Any, xp: types.ModuleType) -> Any:
+    """``A @ B.T`` of float32 matrices in float32. On the GPU through cuBLAS on tensor cores (TF32 inputs, float32
+    accumulation; :func:`_ranking_bound` covers the inputs' rounding): the ranking GEMM is most of a search."""
+    if xp is np:
+        return A @ B.T
+    from cupy.cuda import cublas, device
+
+    m, width = A.shape
+    n = B.shape[0]
+    out = xp.empty((m, n), dtype=xp.float32)
+    if m and n:
+        one, zero = np.ones(1, np.float32), np.zeros(1, np.float32)
+        # column-major view: out^T (n x m) = B (width x n)^T . A^T (width x m); CUDA_R_32F is 0, the algo -1
+        cublas.gemmEx(device.get_cublas_handle(), cublas.CUBLAS_OP_T, cublas.CUBLAS_OP_N, n, m, width,
+                      one.ctypes.data, B.data.ptr, 0, width, A.data.ptr, 0, width, zero.ctypes.data, out.data.ptr,
+                      0, n, _CUBLAS_COMPUTE_32F_FAST_TF32, -1)  # fmt: skip
+    return out
+
+
+def ranking_input_rounding(xp: types.ModuleType) -> float:
+    """The relative error of an input of :func:`ranking_products`: TF32's on the GPU, none on the CPU."""
+    return 0.0 if xp is np else _TF32_ROUNDING
+
+
+def _gemm_bound(q: Side, y: Side, d: int) -> Any:
+    """Per query, a bound on the rounding of a squared distance from the float64 GEMM identity (any fitted row)."""
+    return 2 * (d + 4) * float(np.finfo(np.float64).eps) * (q.norms + y.norms.max())
+
+
+def _ranking_bound(q: RankingSide, y: RankingSide, d: int, u: float, xp: types.ModuleType) -> Any:
+    """Per query, a bound on ``|ranked - exact|`` of a squared distance ranked on the float32 copies, over every
+    fitted row. The GEMM's terms ``-2 q_i x_i`` sum in absolute value to at most ``2 |q| |x|``, and ``lo`` is at
+    most ``2**-10 |x|^2`` (``hi`` is exact); tensor-core inputs are rounded to TF32 (each product off by
+    ``2 u + u^2``, counted twice over; ``u`` is the inputs' relative error); the float32 accumulation of
+    ``d + 2`` terms, the storage, the copies' rounding and the float64 norms stay within
+    ``4 (d + 6) eps32 (|q|^2 + 2 |q| |x| + |x|^2)``."""
+    eps32 = float(np.finfo(np.float32).eps)
+    x2 = y.norms.max()
+    cross = 2 * xp.sqrt(q.norms * x2)
+    return 2 * (2 * u + u * u) * (cross + 2.0**-9 * x2) + 4 * (d + 6) * eps32 * (q.norms + cross + x2)
+
+
+def _rerank(q: Side, y: Side, k: int, cand: Any, widest: Any, bound: Any,
+            xp: types.ModuleType) -> tuple[Any, Any, Any]:  # fmt: skip
+    """The exact k nearest among each query's candidates ``cand`` (its ``wide`` best by a ranking), and which
+    queries are not certified (``widest``: the ranking's ``wide``-th distance per query, None when the candidates
+    are every fitted row; ``bound``: the ranking's rounding per query).
+
+    The ranking's rounding (about ``d eps (|q|^2 + |x|^2)``) can order two duplicated rows either way and turns
     tiny distances into noise; so the candidates' squared distances are recomputed from the differences (exact
     ties for duplicates, exact small distances) and the k best taken by ``(distance, index)``. The candidates are
-    *certified*: a row not among them has an identity distance at least the widest candidate's, so its exact
+    *certified*: a row not among them has a ranked distance at least the widest candidate's, so its exact
     distance is at least that minus the rounding bound; when that exceeds the k-th exact distance nothing outside
-    could enter. Queries that fail the test (more equal distances at the boundary than the margin, or distances
-    closer than the bound) are searched again with exact distances over all fitted rows.
+    could enter. On the GPU one kernel does it all (:func:`riptide.ml.neighbors._kernels.rerank`).
     """
-    nq, wide = approx_i.shape
+    nq, wide = cand.shape
     d = q.values.shape[1]
+    slack = 1 + 2 * (d + 4) * float(np.finfo(np.float64).eps)  # the exact sums' own rounding
     out_d = xp.empty((nq, k), dtype=xp.float64)
     out_i = xp.empty((nq, k), dtype=xp.int64)
+    if xp is not np and wide <= _kernels.RERANK_MAX:
+        uncertain = xp.zeros(nq, dtype=xp.bool_)
+        widest, bound = (None if a is None else xp.ascontiguousarray(a) for a in (widest, bound))  # (column views)
+        _kernels.rerank(xp.ascontiguousarray(q.values), xp.ascontiguousarray(y.values), xp.ascontiguousarray(cand),
+                        k, widest, bound, slack, out_d, out_i, uncertain)  # fmt: skip
+        return out_d, out_i, uncertain
     qb = max(1, block_elements(xp) // max(1, wide * d))
     for a in range(0, nq, qb):
         b = min(a + qb, nq)
-        cand_i = approx_i[a:b]
+        cand_i = cand[a:b]
         by_index = _sorted_rows(cand_i, xp)  # select() wants equal distances in increasing index order
         cand_i = xp.take_along_axis(cand_i, by_index, axis=1)
         diff = q.values[a:b, None, :] - y.values[cand_i]
         exact = (diff * diff).sum(axis=2)
         out_d[a:b], out_i[a:b] = select(exact, cand_i, k, xp)
-    if wide == y.n:
-        return out_d, out_i
-    widest = approx_d[:, wide - 1].astype(xp.float64)
-    certain = out_d[:, k - 1] * (1 + 2 * (d + 4) * float(np.finfo(np.float64).eps)) < widest - bound
-    redo = xp.nonzero(~certain)[0]
-    if redo.shape[0]:  # one scalar read: are there uncertain queries (rare: massive ties at the boundary)
-        exact_q = Side(q.values[redo], Metric("sqdiff"), np.float64, xp)
-        exact_y = Side(y.values, Metric("sqdiff"), np.float64, xp)
-        out_d[redo], out_i[redo] = _kneighbors_blocks(exact_q, exact_y, k, Metric("sqdiff"), np.dtype(np.float64),
-                                                      xp)  # fmt: skip
-    return out_d, out_i
+    if widest is None:
+        return out_d, out_i, xp.zeros(nq, dtype=xp.bool_)
+    return out_d, out_i, ~(out_d[:, k - 1] * slack < widest - bound)
 
 
 def _kneighbors_blocks(q: Side, y: Side, k: int, metric: Metric, dtype: Any,

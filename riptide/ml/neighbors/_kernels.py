@@ -1,4 +1,5 @@
-"""CUDA kernel for exact k-nearest-neighbour selection: a per-row filter of a distance block against the best k.
+"""CUDA kernels for exact k-nearest neighbours: a per-row filter of a distance block against the best k, and the
+exact re-ranking of each query's candidates.
 
 The brute-force search (:mod:`riptide.ml.neighbors._brute`) walks the fitted rows in *index blocks*. For the
 euclidean metric a block is one cuBLAS GEMM (the dot products of a block of queries with a block of fitted rows);
@@ -44,6 +45,15 @@ block, written by the GEMM and read by this kernel. That read bounds the pass (a
   see :mod:`riptide.ml.neighbors._brute`) and for cosine on float32 data, double otherwise. :data:`KMAX` bounds
   ``k`` (larger ``k`` takes the xp twin).
 
+Mode 0 also has a kernel of its own, ``riptide_knn_select_values``: the euclidean search's main pass (the float32
+ranking values of :class:`riptide.ml.neighbors._brute.RankingSide`) then gets a register count of its own, not
+mode 1's (whose float64 arithmetic per column needs about 96 registers a thread: a third of an SM's warps).
+
+**Re-ranking** (``riptide_knn_rerank``): a warp per query takes its ``wide`` candidates (at most
+:data:`RERANK_MAX`), sums their exact squared distances over the float64 features in order, places each by the
+candidates before it in ``(distance, index)`` order (the k first are written, sorted) and checks the certificate
+of :func:`riptide.ml.neighbors._brute._rerank` -- one launch for what the xp twin does in a dozen passes.
+
 Shared memory: ``(2 k + BUFFER) * (8 + itemsize)`` bytes per warp (12 KiB per CUDA block at ``k = KMAX`` in
 double). Per-lane arrays are indexed only by unrolled constants, so nothing lives in local memory.
 """
@@ -55,12 +65,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SELECT_SOURCE", "KMAX", "THREADS", "BUFFER", "LOAD_BYTES", "usable", "select"]
+__all__ = ["SELECT_SOURCE", "RERANK_SOURCE", "KMAX", "RERANK_MAX", "THREADS", "BUFFER", "LOAD_BYTES", "usable",
+           "select", "rerank"]
 
 KMAX = 64  # the largest k the kernel takes (its shared memory and merges grow with k); larger k: the xp twin
 THREADS = 128  # threads per CUDA block: four warps, four query rows at a time (a multiple of 32)
 BUFFER = 64  # candidates a warp buffers before it merges (at least 32: one ballot's worth)
-LOAD_BYTES = 64  # bytes each lane loads per round (16 float32 / 8 float64 columns: at most 32 columns)
+LOAD_BYTES = 32  # bytes each lane loads per round (8 float32 / 4 float64 columns; 64 B: more registers, slower)
 
 SELECT_SOURCE = r"""
 #ifndef VAL_T
@@ -80,7 +91,7 @@ typedef long long i64;
 #define RIPTIDE_NO_INDEX 0x7FFFFFFFFFFFFFFFLL
 #define RIPTIDE_FULL_WARP 0xFFFFFFFFu
 #ifndef LOAD_BYTES
-#define LOAD_BYTES 64
+#define LOAD_BYTES 32
 #endif
 #define RIPTIDE_UNROLL (LOAD_BYTES / (int)sizeof(val_t))  // columns a lane loads per round (at most 32: a bit mask)
 
@@ -250,25 +261,108 @@ __device__ __forceinline__ void riptide_knn_rows(
     }
 }
 
-// Row r of the block holds the candidates of query (row0 + r) against fitted rows col0 .. col0 + ncols - 1, at
-// block[r * ld + j]. best_d / best_i (rows x k, sorted) hold the query's best k so far ((inf, NO_INDEX) when
-// fewer were seen) and receive the merged best k. mode 1: block holds dot products, the squared euclidean
-// distance is max(0, (qn[row0 + r] + (-2 * dot)) + yn[col0 + j]). A warp per row: blockDim.x is a multiple of 32.
-// Dynamic shared memory: per warp 2 k + BUFFER int64 indices, then (after all warps' indices) as many val_t.
-extern "C" __global__ void riptide_knn_select(
+// The shared-memory layout of a warp's lists and buffer: per warp 2 k + BUFFER int64 indices, then (after all
+// warps' indices) as many val_t.
+template <int MODE>
+__device__ __forceinline__ void riptide_knn_select_rows(
         const val_t* __restrict__ block, const i64 ld, const i64 rows, const int ncols, const i64 row0,
-        const i64 col0, const int mode, const double* __restrict__ qn, const double* __restrict__ yn,
-        val_t* __restrict__ best_d, i64* __restrict__ best_i, const int k) {
+        const i64 col0, const double* __restrict__ qn, const double* __restrict__ yn, val_t* __restrict__ best_d,
+        i64* __restrict__ best_i, const int k) {
     RIPTIDE_DYNAMIC_SHARED(shared);
     const int warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5, per_warp = 2 * k + BUFFER;
     i64* lists_i = (i64*)shared + (i64)warp * per_warp;
     val_t* lists_d = (val_t*)((i64*)shared + (i64)nwarps * per_warp) + (i64)warp * per_warp;
-    if (mode == 1) {
-        riptide_knn_rows<1>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k, lists_d, lists_i,
-                            lists_d + 2 * k, lists_i + 2 * k);
-    } else {
-        riptide_knn_rows<0>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k, lists_d, lists_i,
-                            lists_d + 2 * k, lists_i + 2 * k);
+    riptide_knn_rows<MODE>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k, lists_d, lists_i,
+                           lists_d + 2 * k, lists_i + 2 * k);
+}
+
+// Row r of the block holds the candidates of query (row0 + r) against fitted rows col0 .. col0 + ncols - 1, at
+// block[r * ld + j]. best_d / best_i (rows x k, sorted) hold the query's best k so far ((inf, NO_INDEX) when
+// fewer were seen) and receive the merged best k. mode 1: block holds dot products, the squared euclidean
+// distance is max(0, (qn[row0 + r] + (-2 * dot)) + yn[col0 + j]). A warp per row: blockDim.x is a multiple of 32.
+extern "C" __global__ void riptide_knn_select(
+        const val_t* __restrict__ block, const i64 ld, const i64 rows, const int ncols, const i64 row0,
+        const i64 col0, const int mode, const double* __restrict__ qn, const double* __restrict__ yn,
+        val_t* __restrict__ best_d, i64* __restrict__ best_i, const int k) {
+    if (mode == 1) riptide_knn_select_rows<1>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k);
+    else riptide_knn_select_rows<0>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k);
+}
+
+// Mode 0 alone (the same parameters; `mode` is 0): a kernel of its own, so that its register count is not mode 1's
+// (whose double arithmetic on the dot products needs about 96 registers a thread, a third of the SM's warps).
+extern "C" __global__ void riptide_knn_select_values(
+        const val_t* __restrict__ block, const i64 ld, const i64 rows, const int ncols, const i64 row0,
+        const i64 col0, const int mode, const double* __restrict__ qn, const double* __restrict__ yn,
+        val_t* __restrict__ best_d, i64* __restrict__ best_i, const int k) {
+    riptide_knn_select_rows<0>(block, ld, rows, ncols, row0, col0, qn, yn, best_d, best_i, k);
+}
+"""
+
+#: candidates one warp re-ranks (the query's ``wide`` of :func:`riptide.ml.neighbors._brute.kneighbors`)
+RERANK_MAX = 64
+
+RERANK_SOURCE = r"""
+#ifndef RIPTIDE_DYNAMIC_SHARED
+#define RIPTIDE_DYNAMIC_SHARED(name) extern __shared__ double name[]
+#endif
+#ifndef RIPTIDE_INF
+#define RIPTIDE_INF __longlong_as_double(0x7FF0000000000000LL)
+#endif
+#define RIPTIDE_RERANK_NO_INDEX 0x7FFFFFFFFFFFFFFFLL
+
+// (d1, i1) comes strictly before (d2, i2): by distance, then by index
+__device__ __forceinline__ bool riptide_rerank_before(const double d1, const long long i1, const double d2,
+                                                      const long long i2) {
+    return d1 < d2 || (d1 == d2 && i1 < i2);
+}
+
+// One warp per query r: the exact squared euclidean distances of its `wide` (<= 64) candidates cand[r, :], each
+// summed over the features in order from the float64 rows Q[r] and Y[i]; the k best by (distance, index), sorted,
+// to out_d / out_i; and whether the answer is certified (when `certify`): uncertain[r] is set unless
+// out_d[r, k - 1] * slack < widest[r] - bound[r] (see _brute._rerank). A candidate index outside 0 .. n - 1 (a
+// ranking pass that saw NaN) counts as (inf, NO_INDEX). Dynamic shared memory: per warp RERANK_MAX int64 indices,
+// then (after all warps' indices) as many doubles.
+extern "C" __global__ void riptide_knn_rerank(
+        const double* __restrict__ Q, const double* __restrict__ Y, const int d, const long long n,
+        const long long* __restrict__ cand, const int wide, const long long rows, const int k,
+        const int certify, const double* __restrict__ widest, const double* __restrict__ bound, const double slack,
+        double* __restrict__ out_d, long long* __restrict__ out_i, bool* __restrict__ uncertain) {
+    RIPTIDE_DYNAMIC_SHARED(shared);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    long long* cand_i = (long long*)shared + (long long)warp * RERANK_MAX;
+    double* cand_d = (double*)((long long*)shared + (long long)nwarps * RERANK_MAX) + (long long)warp * RERANK_MAX;
+    const long long warps = (long long)gridDim.x * nwarps;
+    for (long long r = (long long)blockIdx.x * nwarps + warp; r < rows; r += warps) {  // warp-uniform
+        const double* q = Q + r * d;
+        for (int j = lane; j < wide; j += 32) {
+            const long long i = cand[r * wide + j];
+            double acc = RIPTIDE_INF;
+            long long at = RIPTIDE_RERANK_NO_INDEX;
+            if (i >= 0 && i < n) {
+                const double* y = Y + i * d;
+                acc = 0.0;
+                for (int f = 0; f < d; ++f) {  // rounded as written (no FMA contraction), as the emulation does
+                    const double t = q[f] - y[f];
+                    acc = __dadd_rn(acc, __dmul_rn(t, t));
+                }
+                at = i;
+            }
+            cand_d[j] = acc;
+            cand_i[j] = at;
+        }
+        __syncwarp();
+        for (int j = lane; j < wide; j += 32) {  // a candidate's place: the candidates before it
+            const double x_d = cand_d[j];
+            const long long x_i = cand_i[j];
+            int rank = 0;
+            for (int t = 0; t < wide; ++t) rank += riptide_rerank_before(cand_d[t], cand_i[t], x_d, x_i);
+            if (rank < k) {
+                out_d[r * k + rank] = x_d;
+                out_i[r * k + rank] = x_i;
+            }
+            if (rank == k - 1) uncertain[r] = certify && !(x_d * slack < widest[r] - bound[r]);
+        }
+        __syncwarp();  // the warp's next row reuses the shared candidates
     }
 }
 """
@@ -292,11 +386,12 @@ def grid_size(rows: int, threads: int = THREADS) -> int:
 
 
 @functools.cache
-def _kernel(dtype: np.dtype) -> Any:
+def _kernel(dtype: np.dtype, mode: int = 1) -> Any:
     import cupy as cp
 
     options = (f"-DVAL_T={_C_TYPES[np.dtype(dtype)]}", f"-DBUFFER={BUFFER}", f"-DLOAD_BYTES={LOAD_BYTES}")
-    return cp.RawModule(code=SELECT_SOURCE, options=options).get_function("riptide_knn_select")
+    name = "riptide_knn_select" if mode == 1 else "riptide_knn_select_values"
+    return cp.RawModule(code=SELECT_SOURCE, options=options).get_function(name)
 
 
 def select(block: Any, row0: int, col0: int, mode: int, qn: Any, yn: Any, best_d: Any, best_i: Any) -> None:
@@ -308,7 +403,32 @@ def select(block: Any, row0: int, col0: int, mode: int, qn: Any, yn: Any, best_d
         return
     qn = best_d if qn is None else qn  # not read unless mode is 1
     yn = best_d if yn is None else yn
-    _kernel(best_d.dtype)((grid_size(rows, THREADS),), (THREADS,),
+    _kernel(best_d.dtype, mode)((grid_size(rows, THREADS),), (THREADS,),
                           (block, np.int64(block.strides[0] // block.itemsize), np.int64(rows), np.int32(ncols),
                            np.int64(row0), np.int64(col0), np.int32(mode), qn, yn, best_d, best_i, np.int32(k)),
                           shared_mem=shared_bytes(k, best_d.dtype, THREADS))  # fmt: skip
+
+
+@functools.cache
+def _rerank_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawModule(code=RERANK_SOURCE, options=(f"-DRERANK_MAX={RERANK_MAX}",)).get_function("riptide_knn_rerank")
+
+
+def rerank(Q: Any, Y: Any, cand: Any, k: int, widest: Any, bound: Any, slack: float, out_d: Any, out_i: Any,
+           uncertain: Any) -> None:
+    """The exact k nearest of each query among its candidates ``cand`` (rows x wide int64, ``wide <=``
+    :data:`RERANK_MAX`), by ``(squared distance, index)`` from the float64 rows ``Q`` and ``Y``, into ``out_d`` /
+    ``out_i`` (rows x k); ``uncertain`` (bool, rows) set where ``out_d[:, k-1] * slack < widest - bound`` fails
+    (``widest`` None: nothing to certify, every row is certain)."""
+    rows, wide = cand.shape
+    if rows == 0:
+        return
+    certify = widest is not None
+    widest = out_d if widest is None else widest  # not read unless certify
+    bound = out_d if bound is None else bound
+    _rerank_kernel()((grid_size(rows, THREADS),), (THREADS,),
+                     (Q, Y, np.int32(Q.shape[1]), np.int64(Y.shape[0]), cand, np.int32(wide), np.int64(rows),
+                      np.int32(k), np.int32(certify), widest, bound, np.float64(slack), out_d, out_i, uncertain),
+                     shared_mem=(THREADS // 32) * RERANK_MAX * 16)  # fmt: skip

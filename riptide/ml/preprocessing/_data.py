@@ -23,6 +23,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from riptide.core.ops.quantile import _lerp
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, to_output, validate_data
 
@@ -38,8 +39,8 @@ def _incremental_mean_and_var(X: Any, xp: types.ModuleType, last_mean: Any, last
     has_nan = bool(nan.any())  # one scalar read: skips the masked passes for NaN-free data
     Xz = xp.where(nan, 0, X) if has_nan else X
     if sample_weight is None:
-        new_sum = Xz.sum(axis=0, dtype=f64)
-        new_n = X.shape[0] - nan.sum(axis=0).astype(f64)
+        new_sum = ml_kernels.column_totals(Xz, xp)
+        new_n = X.shape[0] - (nan.sum(axis=0).astype(f64) if has_nan else xp.zeros(X.shape[1], dtype=f64))
     else:
         w = sample_weight.astype(f64)
         new_sum = w @ Xz.astype(f64)
@@ -54,8 +55,8 @@ def _incremental_mean_and_var(X: Any, xp: types.ModuleType, last_mean: Any, last
         if has_nan:
             temp = xp.where(nan, 0, temp)
         if sample_weight is None:
-            correction = temp.sum(axis=0)
-            new_unnormalized = (temp * temp).sum(axis=0)
+            correction = ml_kernels.column_totals(temp, xp)
+            new_unnormalized = ml_kernels.column_totals(temp * temp, xp)
         else:
             correction = w @ temp
             new_unnormalized = w @ (temp * temp)
