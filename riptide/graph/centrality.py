@@ -18,8 +18,13 @@ Here a batch of B sources is searched together over a *state space* of B x n (so
 
 The batch size keeps ``B x max(n, arcs)`` within a state budget (device memory), so large graphs run in several
 batches. The loops run once per round (a few scalar reads each), never per vertex, edge or source. Results are
-NetworkX's sums in another order (equal within rounding). Zero-weight cycles make the DAG cyclic; their states are
-left out of the rounds (NetworkX orders them by its heap): documented deviation for zero weights.
+NetworkX's sums in another order (equal within rounding). Zero-weight arcs can make the tight arcs cyclic (an
+undirected zero-weight edge is tight both ways); such an arc is kept only where the breadth-first hop count over the
+tight arcs grows (:func:`_fewer_hops`), which makes them a DAG again; NetworkX's heap counts paths on zero-weight
+cycles inconsistently, so results agree where its counts are path counts (documented deviation for zero weights).
+Negative weights: distances are relaxed until they settle (true shortest paths on a directed graph without a
+negative cycle); a negative cycle, which every undirected negative edge is, raises Dijkstra's ValueError, where the
+relaxation would never end.
 
 **k-sampled betweenness.** NetworkX draws the sources with ``seed.sample(list(G), k)`` (``py_random_state``); the
 same call is made here on the host with the same random state (the node list is host data), so the sampled
@@ -43,7 +48,7 @@ from riptide import _device
 from riptide.core.kernels.scatter import scatter_add
 from riptide.graph._arrays import bincount
 from riptide.graph._checks import as_riptide_graph
-from riptide.graph.exceptions import NetworkXError, NetworkXPointlessConcept, NodeNotFound, \
+from riptide.graph.exceptions import NetworkXError, NetworkXNotImplemented, NetworkXPointlessConcept, NodeNotFound, \
     PowerIterationFailedConvergence  # fmt: skip
 from riptide.graph.shortest_paths import _batched_distances, _csr
 from riptide.graph.traversal import find_node, gather_rows
@@ -88,6 +93,22 @@ def _arc_weights(G: Any, weight: Any, csr: tuple) -> Any:
     if callable(weight):
         raise TypeError("riptide.graph takes weight as an edge attribute name; weight functions are not supported")
     return G._edge_weights(weight)[csr[2]]
+
+
+def _settled_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any, negative: bool) -> Any:
+    """:func:`_batched_distances`, raising NetworkX's Dijkstra ValueError when negative weights leave no shortest
+    paths (a negative cycle, e.g. any undirected negative edge: the relaxation would never settle)."""
+    from riptide.graph.exceptions import NetworkXUnbounded
+
+    try:
+        return _batched_distances(G, sources, csr, arc_weights, negative=negative)
+    except NetworkXUnbounded:
+        raise ValueError("Contradictory paths found:", "negative weights?") from None
+
+
+def _has_negative(arc_weights: Any) -> bool:
+    # one scalar read per call (not per batch)
+    return arc_weights is not None and bool(arc_weights.shape[0]) and bool((arc_weights < 0).any())
 
 
 def _brandes_levels(G: Any, sources: Any, csr: tuple, edge_scores: Any = None) -> tuple[Any, Any]:
@@ -139,8 +160,8 @@ def _brandes_levels(G: Any, sources: Any, csr: tuple, edge_scores: Any = None) -
     return delta, level >= 0
 
 
-def _brandes_batch(G: Any, sources: Any, csr: tuple, arc_weights: Any, edge_scores: Any = None
-                   ) -> tuple[Any, Any]:  # fmt: skip
+def _brandes_batch(G: Any, sources: Any, csr: tuple, arc_weights: Any, edge_scores: Any = None,
+                   negative: bool = False) -> tuple[Any, Any]:  # fmt: skip
     """``(delta, reached)`` over the states of one batch (see the module docstring); adds the edge dependencies
     to ``edge_scores`` (per edge id) when given."""
     if arc_weights is None:
@@ -151,7 +172,7 @@ def _brandes_batch(G: Any, sources: Any, csr: tuple, arc_weights: Any, edge_scor
     B = sources.shape[0]
     size = B * n
     states = xp.arange(B, dtype=np.int64) * n + sources
-    dist = _batched_distances(G, sources, csr, arc_weights)
+    dist = _settled_distances(G, sources, csr, arc_weights, negative)
 
     # the tight arcs, grouped by tail state (reached states in increasing order)
     reached = xp.flatnonzero(xp.isfinite(dist))
@@ -163,6 +184,12 @@ def _brandes_batch(G: Any, sources: Any, csr: tuple, arc_weights: Any, edge_scor
     t_rows, t_heads, t_arcs = rows[tight], heads[tight], positions[tight]
     t_offsets = xp.zeros(reached.shape[0] + 1, dtype=np.int64)
     xp.cumsum(bincount(t_rows, reached.shape[0], xp), out=t_offsets[1:])
+    level_arcs = dist[reached[t_rows]] == dist[t_heads]  # zero-weight tight arcs: they can close cycles
+    if bool(level_arcs.any()):  # one scalar read per batch (only graphs with zero weights get here)
+        keep = ~level_arcs | _fewer_hops(reached, states, t_offsets, t_rows, t_heads, xp)
+        t_rows, t_heads, t_arcs = t_rows[keep], t_heads[keep], t_arcs[keep]
+        t_offsets = xp.zeros(reached.shape[0] + 1, dtype=np.int64)
+        xp.cumsum(bincount(t_rows, reached.shape[0], xp), out=t_offsets[1:])
 
     # path counts, forward in topological rounds
     waiting = bincount(t_heads, size, xp)
@@ -198,6 +225,32 @@ def _brandes_batch(G: Any, sources: Any, csr: tuple, arc_weights: Any, edge_scor
             scatter_add(edge_scores, arc_edge[t_arcs[f_arcs]], sigma[tails][f_rows] * coeff, xp)
     delta[states] = 0.0
     return delta, xp.isfinite(dist)
+
+
+def _fewer_hops(reached: Any, states: Any, t_offsets: Any, t_rows: Any, t_heads: Any, xp: Any) -> Any:
+    """Per tight arc, whether its tail is fewer tight arcs from the source than its head (breadth-first levels
+    over the tight arcs, batched like the rest).
+
+    Zero-weight arcs join vertices at the same distance, and an undirected one is a tight arc both ways: a cycle
+    that no topological round can order. Keeping a zero-weight tight arc only where the hop count grows makes the
+    shortest-path graph a DAG again (each zero-weight stretch of a path counted once, in the direction it was
+    first reached); positive arcs are all kept. Along zero-weight stretches this counts the paths of fewest hops,
+    which is NetworkX's answer with every zero weight made a tiny positive one (tested). NetworkX's own heap counts
+    on zero-weight cycles are not path counts (its settled vertices keep gaining predecessors): where they are (a
+    zero-weight edge between two endpoints) the results agree.
+    """
+    hops = xp.full(reached.shape[0], -1, dtype=np.int64)
+    frontier = xp.searchsorted(reached, states)
+    hops[frontier] = 0
+    depth = 0
+    while frontier.shape[0]:  # one scalar read per level
+        f_rows, f_arcs = gather_rows(t_offsets, frontier, xp)
+        nxt = xp.searchsorted(reached, t_heads[f_arcs])
+        nxt = nxt[hops[nxt] < 0]
+        depth += 1
+        hops[nxt] = depth
+        frontier = xp.flatnonzero(hops == depth)
+    return hops[t_rows] < hops[xp.searchsorted(reached, t_heads)]
 
 
 def _sources(G: Any, k: Any, seed: Any) -> tuple[list | None, Any]:
@@ -264,10 +317,11 @@ def betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, weigh
     n = G.number_of_nodes()
     csr = _csr(G)
     arc_weights = _arc_weights(G, weight, csr)
+    negative = _has_negative(arc_weights)
     sampled, ids = _sources(G, k, seed)
     scores = xp.zeros(n, dtype=np.float64)
     for batch in _batches(G, ids):
-        delta, reached = _brandes_batch(G, batch, csr, arc_weights)
+        delta, reached = _brandes_batch(G, batch, csr, arc_weights, negative=negative)
         B = batch.shape[0]
         scores += delta.reshape(B, n).sum(axis=0)
         if endpoints:
@@ -299,10 +353,11 @@ def edge_betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, 
     n = G.number_of_nodes()
     csr = _csr(G)
     arc_weights = _arc_weights(G, weight, csr)
+    negative = _has_negative(arc_weights)
     sampled, ids = _sources(G, k, seed)
     scores = xp.zeros(G.number_of_edges(), dtype=np.float64)
     for batch in _batches(G, ids):
-        _brandes_batch(G, batch, csr, arc_weights, scores)
+        _brandes_batch(G, batch, csr, arc_weights, scores, negative)
     factors = _rescale_factors(n, normalized, G.is_directed(), True, None if sampled is None else len(ids))
     if factors is not None:
         scores = scores * factors[0]
@@ -332,8 +387,9 @@ def closeness_centrality(G: Any, u: Any = None, distance: Any = None, wf_improve
     else:
         ids = xp.arange(n, dtype=np.int64)
     values = []
+    negative = _has_negative(arc_weights)
     for batch in _batches(G, ids):
-        dist = _batched_distances(G, batch, csr, arc_weights).reshape(batch.shape[0], n)
+        dist = _settled_distances(G, batch, csr, arc_weights, negative).reshape(batch.shape[0], n)
         finite = xp.isfinite(dist)
         total = xp.where(finite, dist, 0.0).sum(axis=1)
         others = finite.sum(axis=1) - 1.0
@@ -351,6 +407,12 @@ def closeness_centrality(G: Any, u: Any = None, distance: Any = None, wf_improve
 # ---------------------------------------------------------------------- power iterations
 
 
+def _refuse_multigraph(G: Any) -> None:
+    """NetworkX's ``not_implemented_for("multigraph")`` of katz_centrality and eigenvector_centrality."""
+    if G.is_multigraph():
+        raise NetworkXNotImplemented("not implemented for multigraph type")
+
+
 def _spread(G: Any, x: Any, arc_weights: Any) -> Any:
     """``y[v] = sum over arcs u -> v of x[u] * w``: NetworkX's ``x[nbr] += xlast[n] * w`` over ``G[n]``."""
     return bincount(G._indices, G.number_of_nodes(), G.xp, weights=x[G._arc_src] * arc_weights)
@@ -365,6 +427,7 @@ def katz_centrality(G: Any, alpha: float = 0.1, beta: Any = 1.0, max_iter: int =
     {0: 0.559885, 1: 0.610784, 2: 0.559885}
     """
     G = as_riptide_graph(G)
+    _refuse_multigraph(G)
     n = G.number_of_nodes()
     xp = G.xp
     if n == 0:
@@ -397,6 +460,7 @@ def eigenvector_centrality(G: Any, max_iter: int = 100, tol: float = 1.0e-6, nst
     {0: 0.5, 1: 0.707107, 2: 0.5}
     """
     G = as_riptide_graph(G)
+    _refuse_multigraph(G)
     n = G.number_of_nodes()
     xp = G.xp
     if n == 0:

@@ -793,7 +793,10 @@ class DegreeView:
         return self._host
 
     def __getitem__(self, node: Any) -> int | float:
-        return self._values()[self._graph._id_of(node)]
+        found = self._graph._find(node)
+        if found is None:
+            raise KeyError(node)  # NetworkX's DegreeView is a dict look-up
+        return self._values()[found]
 
     def __iter__(self) -> Iterator[tuple[Any, int | float]]:
         labels = self._graph._host_labels()
@@ -1040,9 +1043,11 @@ def from_pandas_edgelist(df: Any, source: str = "source", target: str = "target"
     """A graph from the edge list in a riptide or pandas DataFrame (NetworkX's ``from_pandas_edgelist``).
 
     ``edge_attr``: None, True (all other columns), a column name or a list of them. Vertex ids may be ints of any
-    range or strings; they are renumbered on the device. Repeated edges collapse to one whose attributes are the
-    last row's, as in NetworkX, unless ``create_using`` is a multigraph class: then every row is an edge, keyed
-    0, 1, ... per pair, or by the ``edge_key`` column.
+    range, strings or categoricals; they are renumbered on the device. ``source`` and ``target`` may each name a
+    list of columns (ids spanning several columns): each vertex is then the tuple of its values, and
+    ``to_pandas_edgelist(G, source=[...], target=[...])`` splits them back. Repeated edges collapse to one whose
+    attributes are the last row's, as in NetworkX, unless ``create_using`` is a multigraph class: then every row
+    is an edge, keyed 0, 1, ... per pair, or by the ``edge_key`` column.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"source": [10**12, 5], "target": [5, 7], "weight": [2.0, 3.0]})
@@ -1054,11 +1059,12 @@ def from_pandas_edgelist(df: Any, source: str = "source", target: str = "target"
     frame = _as_riptide_frame(df)
     data = frame._data
     multi = cls.is_multigraph(cls.__new__(cls))
+    id_names = _id_column_names(source, data) + _id_column_names(target, data)
     if edge_attr is None or edge_attr is False:  # NetworkX reads the id (and key) columns first: KeyError
-        for name in (source, target) + ((edge_key,) if multi and edge_key is not None else ()):
+        for name in id_names + ([edge_key] if multi and edge_key is not None else []):
             if name not in data:
                 raise KeyError(name)
-    reserved = [source, target] + ([edge_key] if multi and edge_key is not None else [])
+    reserved = id_names + ([edge_key] if multi and edge_key is not None else [])
     if edge_attr is True:
         attr_names = [c for c in data if c not in reserved]
     elif edge_attr is None or edge_attr is False:
@@ -1077,14 +1083,46 @@ def from_pandas_edgelist(df: Any, source: str = "source", target: str = "target"
         if edge_key not in data:
             raise _MissingColumn(f"Invalid edge_key argument: {edge_key}")
         keys = data[edge_key]
-    for name in (source, target):
+    for name in id_names:
         if name not in data:
             raise KeyError(name)
+    attrs = {name: data[name] for name in attr_names}
+    if len(id_names) > 2 or not (source in data and target in data):
+        return _from_composite_ids(cls, data, _id_column_names(source, data), _id_column_names(target, data), attrs,
+                                   keys)  # fmt: skip
     src_col, dst_col = data[source], data[target]
     xp = src_col.xp
     src, dst, labels = renumber_nodes_and_edges(None, src_col, dst_col)
-    return _new_graph(cls, xp, labels.size, src, dst, {name: data[name] for name in attr_names}, labels, None,
-                      keys)  # fmt: skip
+    return _new_graph(cls, xp, labels.size, src, dst, attrs, labels, None, keys)
+
+
+def _id_column_names(ids: Any, data: dict) -> list:
+    """The columns holding a vertex id: one label, or a list of labels (a tuple that is not itself a label)."""
+    if isinstance(ids, list) or (isinstance(ids, tuple) and ids not in data):
+        return list(ids)
+    return [ids]
+
+
+def _from_composite_ids(cls: type[Graph], data: dict, source: list, target: list, attrs: dict, keys: Any) -> Graph:
+    """A graph whose vertex ids span several columns (``source=["city", "zone"]``): each vertex is the tuple of
+    its columns' values, as a NetworkX user would key such a node. The rows are renumbered together on the device
+    (:func:`riptide.core.ops.grouping.group_rows` over the id columns, the endpoints of each edge interleaved so
+    that the dense ids follow NetworkX's order of first appearance); only the distinct tuples go to the host."""
+    from riptide.core.ops.grouping import group_rows
+    from riptide.graph.renumber import combine_id_columns
+
+    if len(source) != len(target) or not source:
+        raise NetworkXError(f"source and target must name as many id columns; got {source} and {target}")
+    xp = data[source[0]].xp
+    rows = data[source[0]].size
+    order = (xp.arange(rows, dtype=np.int64)[:, None] + xp.arange(2, dtype=np.int64)[None, :] * rows).ravel()
+    interleaved = [combine_id_columns([data[s], data[t]]).take(order) for s, t in zip(source, target)]
+    groups = group_rows(interleaved, sort=False, dropna=False)
+    ids = groups.ids.reshape(rows, 2)
+    parts = [column.take(groups.first_rows).to_arrow().to_pylist() for column in interleaved]
+    labels = list(zip(*parts))  # host: one tuple per vertex, the ids results are keyed by
+    return _new_graph(cls, xp, len(labels), xp.ascontiguousarray(ids[:, 0]), xp.ascontiguousarray(ids[:, 1]), attrs,
+                      None, labels, keys)  # fmt: skip
 
 
 def _as_riptide_frame(df: Any) -> Any:
@@ -1330,14 +1368,22 @@ def to_pandas_edgelist(G: Graph, source: str = "source", target: str = "target",
 
     names = list(G._edge_attrs)
     for name, what in ((source, "Source"), (target, "Target")):
-        if name in names:
+        if not isinstance(name, list) and name in names:
             raise NetworkXError(f"{what} name {name!r} is an edge attr name")
     if nodelist is None:
         u, v, ids = G._src, G._dst, G.xp.arange(G._src.shape[0], dtype=np.int64)
     else:
         u, v, ids = G._incident_arcs(nodelist)
-    labels = G._label_column()
-    columns = {source: labels.take(u), target: labels.take(v)}
+    if isinstance(source, list) or isinstance(target, list):
+        # tuple ids (e.g. from from_pandas_edgelist(source=[...], target=[...])): one column per part
+        parts = _id_part_columns(G, len(source) if isinstance(source, list) else 1)
+        if not (isinstance(source, list) and isinstance(target, list) and len(source) == len(target) == len(parts)):
+            raise NetworkXError(f"source and target must be lists of {len(parts)} names, one per part of the ids")
+        columns = {name: part.take(u) for name, part in zip(source, parts)}
+        columns.update({name: part.take(v) for name, part in zip(target, parts)})
+    else:
+        labels = G._label_column()
+        columns = {source: labels.take(u), target: labels.take(v)}
     if G.is_multigraph() and edge_key is not None:
         if edge_key in names:
             raise NetworkXError(f"Edge key name {edge_key!r} is an edge attr name")
@@ -1354,6 +1400,15 @@ def to_pandas_edgelist(G: Graph, source: str = "source", target: str = "target",
         columns[name] = column
     frame = DataFrame._from_columns(columns, default_index(int(ids.shape[0]), G.xp))
     return frame.astype(dtype) if dtype is not None else frame
+
+
+def _id_part_columns(G: Graph, k: int) -> list:
+    """The ``k`` parts of a graph's tuple vertex ids as ``k`` columns in dense-id order (host labels)."""
+    labels = G._host_labels()
+    if not all(isinstance(label, tuple) and len(label) == k for label in labels):
+        raise NetworkXError(f"the graph's nodes are not tuples of {k} values; name one source and one target column")
+    parts = list(zip(*labels)) if labels else [()] * k
+    return [as_column(list(part), xp=G.xp) for part in parts]
 
 
 def from_scipy_sparse_array(A: Any, parallel_edges: bool = False, create_using: Any = None,

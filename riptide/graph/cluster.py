@@ -335,12 +335,18 @@ def square_clustering(G: Any, nodes: Any = None) -> Any:
     grows with the number of such paths, ``sum of deg(u)**2``: hubs make it large.
 
     A directed graph raises NetworkXNotImplemented here (NetworkX reads successor sets there, a different count
-    this function does not reproduce).
+    this function does not reproduce). An undirected multigraph is read as its simple graph: NetworkX's sets of
+    neighbours do not see parallel edges.
 
     >>> from riptide.graph import from_edgelist
     >>> square_clustering(from_edgelist([(0, 1), (1, 2), (2, 3), (3, 0)]))
     {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0}
     """
+    G = as_riptide_graph(G)
+    if G.is_multigraph() and not G.is_directed():
+        from riptide.graph.classes import Graph
+
+        G = Graph(G)  # parallel edges collapse; nodes and their order stay
     G = _simple(G)
     if G.is_directed():
         raise NetworkXNotImplemented("riptide's square_clustering is not implemented for directed type")

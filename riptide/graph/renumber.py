@@ -25,8 +25,20 @@ from riptide.core.ops.grouping import group_rows
 __all__ = ["renumber", "renumber_nodes_and_edges", "combine_id_columns"]
 
 
+def _decoded(column: Any) -> Any:
+    """A categorical id column as its values (its categories gathered by its codes; -1 stays missing): the source
+    and target columns of an edge list rarely share one set of categories, and the ids are the values."""
+    from riptide.core.column import CategoricalColumn
+
+    if isinstance(column, CategoricalColumn):
+        return column.categories.take_or_missing(column.codes.astype(np.int64))
+    return column
+
+
 def combine_id_columns(columns: list[Any]) -> Any:
-    """The rows of several vertex-id columns as one column (ints of different widths widen to one dtype)."""
+    """The rows of several vertex-id columns as one column (ints of different widths widen to one dtype;
+    categorical columns count as their values)."""
+    columns = [_decoded(c) for c in columns]
     if all(isinstance(c, NumericColumn) and c.mask is None for c in columns) and len(columns) > 1:
         xp = columns[0].xp
         common = np.result_type(*[c.data.dtype for c in columns])

@@ -170,7 +170,9 @@ def _pop_order(G: Any, source: int, dist: Any, arc_weights: Any, csr: tuple) -> 
             break
         order = new_order
         rank[order] = positions
-    pred_arc = key[order] % max(arcs, 1)
+    if arcs == 0:  # a graph without edges: the source alone, with no predecessor
+        return order, xp.full(order.shape[0], -1, dtype=np.int64)
+    pred_arc = key[order] % arcs
     pred = xp.where(order == source, -1, tails[pred_arc])
     return order, pred
 

@@ -8,7 +8,9 @@ formats:
   a :class:`FileNotFoundError`;
 * ``compression="infer"`` follows the file name's extension as pandas does (``.gz``, ``.bz2``, ``.zst``, ``.xz``,
   ``.zip``), and explicit names or ``{"method": ...}`` dicts are accepted;
+* ``~`` is the user's home and a ``file://`` URL its local path, as pandas reads them;
 * a URL with a scheme (``s3://``, ``memory://``, ...) opens through fsspec when it is installed;
+* ``.zip`` targets hold one file, named as pandas names it (:func:`zip_member_name`);
 * writers never leave a half-written file under the target name: :func:`atomic_target` yields a temporary file in
   the target's directory (same file system, so the final ``os.replace`` is atomic) and renames it only after the
   writer finished; on error the temporary file is removed and the target keeps its old content.
@@ -32,6 +34,7 @@ __all__ = [
     "is_url",
     "open_for_read",
     "stringify_path",
+    "zip_member_name",
 ]
 
 _EXTENSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".xz": "xz", ".zip": "zip", ".tar": "tar"}
@@ -39,8 +42,22 @@ _ARROW_CODECS = {"gzip": "gzip", "bz2": "bz2", "zstd": "zstd", "brotli": "brotli
 
 
 def stringify_path(path: Any) -> Any:
-    """``os.PathLike`` objects as their string; anything else unchanged."""
-    return os.fspath(path) if isinstance(path, os.PathLike) else path
+    """``os.PathLike`` objects as their string, with ``~`` expanded and a ``file://`` URL as its local path (as
+    pandas reads and writes them); anything else unchanged.
+
+    >>> stringify_path("file:///tmp/a%20b.csv"), stringify_path("~") == os.path.expanduser("~")
+    ('/tmp/a b.csv', True)
+    """
+    path = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if isinstance(path, str):
+        if path.startswith("file://"):
+            from urllib.parse import urlparse
+            from urllib.request import url2pathname
+
+            path = url2pathname(urlparse(path).path)
+        if path.startswith("~"):
+            path = os.path.expanduser(path)
+    return path
 
 
 def is_file_like(obj: Any) -> bool:
@@ -91,7 +108,15 @@ def expand_paths(path: Any, extensions: tuple[str, ...] = ()) -> list[str]:
     if isinstance(path, list | tuple):
         return [p for item in path for p in expand_paths(item, extensions)]
     if is_url(path):
-        return [path]
+        if not any(ch in path for ch in "*?["):
+            return [path]
+        import fsspec.core
+
+        fs, stripped = fsspec.core.url_to_fs(path)  # a glob in an object store: its matches, as URLs
+        matches = sorted(fs.glob(stripped))
+        if not matches:
+            raise FileNotFoundError(f"No files match the pattern {path!r}")
+        return [fs.unstrip_protocol(m) for m in matches]
     if any(ch in path for ch in "*?["):
         matches = sorted(_glob.glob(path, recursive=True))
         if not matches:
@@ -182,12 +207,29 @@ def naming_the_file(kind: str, name: Any) -> Iterator[None]:
         raise type(exc)(f"could not read {kind} file {getattr(name, 'name', name)!r}: {exc}") from exc
 
 
+def zip_member_name(path: Any, compression: Any = None) -> str:
+    """The name of the one file a ``.zip`` written for ``path`` holds, as pandas names it: the dict's
+    ``archive_name``, else the target's file name less ``.zip`` (``"zip"`` for a buffer without a name).
+
+    >>> zip_member_name("out/data.csv.zip"), zip_member_name("x.csv", {"method": "zip", "archive_name": "in.csv"})
+    ('data.csv', 'in.csv')
+    """
+    if isinstance(compression, dict) and compression.get("archive_name"):
+        return str(compression["archive_name"])
+    path = stringify_path(path)
+    name = os.path.basename(path) if isinstance(path, str) else os.path.basename(str(getattr(path, "name", "") or ""))
+    if name.lower().endswith(".zip"):
+        name = name[:-4]
+    return name or "zip"
+
+
 @contextlib.contextmanager
-def atomic_target(path: Any, compression: str | None = None) -> Iterator[Any]:
+def atomic_target(path: Any, compression: str | None = None, archive_name: str | None = None) -> Iterator[Any]:
     """A binary file to write ``path``'s new content to; it replaces ``path`` only when the block succeeds.
 
-    With ``compression`` the bytes written are compressed on the way. File-like targets are written directly (they
-    are the caller's to manage); URLs are written through fsspec (object stores replace objects atomically).
+    With ``compression`` the bytes written are compressed on the way (``"zip"``: one file named ``archive_name``,
+    by default :func:`zip_member_name`). File-like targets are written directly (they are the caller's to manage);
+    URLs are written through fsspec (object stores replace objects atomically).
 
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
@@ -197,15 +239,16 @@ def atomic_target(path: Any, compression: str | None = None) -> Iterator[Any]:
     b'done'
     """
     path = stringify_path(path)
+    member = archive_name or zip_member_name(path)
     if is_file_like(path):
         if compression is None:
             yield path
             return
-        with _compressing(path, compression) as stream:
+        with _compressing(path, compression, member) as stream:
             yield stream
         return
     if is_url(path):
-        with _fsspec().open(path, "wb") as raw, _compressing(raw, compression) as stream:
+        with _fsspec().open(path, "wb") as raw, _compressing(raw, compression, member) as stream:
             yield stream
         return
     directory = os.path.dirname(os.path.abspath(path))
@@ -214,7 +257,7 @@ def atomic_target(path: Any, compression: str | None = None) -> Iterator[Any]:
     fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as raw:
-            with _compressing(raw, compression) as stream:
+            with _compressing(raw, compression, member) as stream:
                 yield stream
         if os.path.exists(path):  # keep the target's permissions, as an in-place write would
             os.chmod(temporary, os.stat(path).st_mode & 0o7777)
@@ -230,9 +273,16 @@ def atomic_target(path: Any, compression: str | None = None) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def _compressing(raw: Any, method: str | None) -> Iterator[Any]:
+def _compressing(raw: Any, method: str | None, member: str = "zip") -> Iterator[Any]:
     if method is None:
         yield raw
+        return
+    if method == "zip":  # one deflated file, as pandas writes it
+        import zipfile
+
+        with zipfile.ZipFile(raw, mode="w", compression=zipfile.ZIP_DEFLATED) as archive:
+            with archive.open(member, mode="w") as stream:
+                yield stream
         return
     if method == "gzip":
         import gzip

@@ -26,6 +26,13 @@ Whatever pyarrow cannot express (``thousands``, ``decimal=","``, ``comment``, a 
 ``HostFallbackWarning``; pandas then also raises pandas' errors (``ParserError`` naming the line of a row with too
 many fields, ``EmptyDataError`` for an empty file).
 
+Several files (a list of paths, a glob, or a directory's ``.csv``/``.tsv``/``.txt``/``.dat`` files, compressed
+or not) are read one by one with the same options, each with its own header, and stacked in file order with a fresh
+RangeIndex (the files' own index with ``index_col``), as Dask and Polars read them; pandas reads one file only.
+
+Bytes that are not valid in the encoding raise pandas' ``UnicodeDecodeError`` (through pandas' reader: pyarrow would
+keep such a column as bytes, the device parser checks the buffer's UTF-8 first).
+
 ``byte_range=(offset, size)`` reads the rows that *start* inside ``[offset, offset + size)``, as cuDF and Dask define
 it: a row that begins before ``offset`` belongs to the previous range, the row that straddles the end belongs to
 this one. The header comes from the start of the file unless ``names`` or ``header=None`` say otherwise.
@@ -174,6 +181,12 @@ def read_csv(filepath_or_buffer: Any, *, sep: Any = _NO_DEFAULT, delimiter: Any 
                    thousands=thousands, decimal=decimal, quotechar=quotechar, quoting=quoting,
                    doublequote=doublequote, escapechar=escapechar, comment=comment, encoding=encoding,
                    compression=compression, **kwargs)  # fmt: skip
+    _check_nrows(nrows)
+    several = _several_files(filepath_or_buffer)
+    if several is not None:
+        if byte_range is not None or kwargs.get("chunksize") is not None or kwargs.get("iterator"):
+            raise ValueError("byte_range, chunksize and iterator read one file; got several")
+        return _read_several(several, {**options, "engine": engine, "storage_options": storage_options})
     if engine == "riptide":
         options["engine"] = None  # riptide's own engine name means nothing to the pyarrow and pandas paths
     source = _source_bytes(filepath_or_buffer, compression, encoding)
@@ -194,6 +207,50 @@ def read_csv(filepath_or_buffer: Any, *, sep: Any = _NO_DEFAULT, delimiter: Any 
         return _read_with_pandas(_rewind(source), options, str(why))
 
 
+def _check_nrows(nrows: Any) -> None:
+    if nrows is not None and (isinstance(nrows, bool) or not isinstance(nrows, int | np.integer) or nrows < 0):
+        raise ValueError("'nrows' must be an integer >=0")
+
+
+# Data files a directory of CSV holds (the other files, e.g. a README or Spark's ``_SUCCESS``, are not read).
+_CSV_EXTENSIONS = tuple(ext + comp for ext in (".csv", ".tsv", ".txt", ".dat")
+                        for comp in ("", ".gz", ".bz2", ".zst", ".xz", ".zip"))  # fmt: skip
+
+
+def _several_files(source: Any) -> list[str] | None:
+    """The files a list of paths, a glob or a directory names (None: one file or buffer, read as pandas does)."""
+    source = _files.stringify_path(source)
+    if isinstance(source, list | tuple):
+        paths = [p for item in source for p in _files.expand_paths(item, _CSV_EXTENSIONS)]
+    elif isinstance(source, str) and (any(ch in source for ch in "*?[") if _files.is_url(source) else (
+            os.path.isdir(source) or (any(ch in source for ch in "*?[") and not os.path.exists(source)))):  # fmt: skip
+        paths = _files.expand_paths(source, _CSV_EXTENSIONS)
+    else:
+        return None
+    if not paths:
+        raise FileNotFoundError(f"No CSV files found at {source!r}")
+    return paths
+
+
+def _read_several(paths: list[str], options: dict) -> Any:
+    """Each file read with the same options (each has its own header), the frames stacked in file order with a
+    fresh RangeIndex (``index_col`` given: the files' indexes), as Dask and Polars read a list of CSV files;
+    ``nrows`` counts the rows of all of them."""
+    from riptide.frame.concat import concat
+
+    options = {k: v for k, v in options.items() if k in _read_csv_defaults() or not _is_default(v)}
+    left = options.get("nrows")
+    frames = []
+    for path in paths:
+        frames.append(read_csv(path, **{**options, "nrows": left}))
+        if left is not None:
+            left -= len(frames[-1])
+            if left <= 0:
+                break
+    keep_index = options.get("index_col") not in (None, False)
+    return frames[0] if len(frames) == 1 and keep_index else concat(frames, ignore_index=not keep_index)
+
+
 def _apply_byte_range(source: Any, byte_range: tuple[int, int], options: dict) -> tuple[Any, dict]:
     if options["compression"] not in ("infer", None) or (isinstance(source, str) and _files.infer_compression(
             source, options["compression"])):  # fmt: skip
@@ -211,6 +268,20 @@ def _apply_byte_range(source: Any, byte_range: tuple[int, int], options: dict) -
         chunk = first_line + chunk  # the header row, read from the start of the file
         options["header"] = 0
     return io.BytesIO(chunk), options
+
+
+def requested_dtypes(dtype: Any, labels: list, selected: list) -> dict:
+    """``{label: dtype}`` of a ``dtype=`` argument: one dtype for every column read, or a dict keyed by labels or
+    by column positions (a label wins over a position naming the same column, as in pandas)."""
+    if not isinstance(dtype, dict):
+        return {lab: dtype for lab in selected}
+    requested = {}
+    for key, value in dtype.items():  # positions first: a label given too overrides them
+        if isinstance(key, int | np.integer) and not isinstance(key, bool) and key not in labels \
+                and 0 <= key < len(labels):  # fmt: skip
+            requested[labels[int(key)]] = value
+    requested.update({key: value for key, value in dtype.items() if key in labels})
+    return requested
 
 
 def _labels_for_columns(names: list[str], header_given: bool) -> tuple[list[Any], set[Any]]:
@@ -316,6 +387,8 @@ def _read_with_arrow(source: Any, options: dict) -> Any:
         else:
             wanted = list(usecols)
             if all(isinstance(u, int | np.integer) and not isinstance(u, bool) for u in wanted):
+                if names is not None and len(names) == len(wanted) and any(u >= len(labels) for u in wanted):
+                    raise _Fallback("names for the usecols positions of a wider file")  # pandas' reading
                 if any(u >= len(labels) or u < -len(labels) for u in wanted):
                     raise pd.errors.ParserError("Defining usecols with out-of-bounds indices is not allowed. "
                                                 f"{[u for u in wanted if u >= len(labels)]} are out-of-bounds.")
@@ -331,12 +404,7 @@ def _read_with_arrow(source: Any, options: dict) -> Any:
     dtype = o["dtype"]
     requested: dict[Any, Any] = {}
     if dtype is not None:
-        if isinstance(dtype, dict):
-            for key, value in dtype.items():
-                if key in label_to_field:
-                    requested[key] = value
-        else:
-            requested = {lab: dtype for lab in selected}
+        requested = requested_dtypes(dtype, labels, selected)
     parse_dates = o["parse_dates"]
     date_labels: list[Any] = []
     if parse_dates not in (None, False):
@@ -363,6 +431,9 @@ def _read_with_arrow(source: Any, options: dict) -> Any:
                                     [label_to_field[lab] for lab in selected])  # fmt: skip
 
     table = _arrow_read(source, ropts, parse, convert(column_types), o["nrows"], requested, label_to_field)
+    if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in table.schema):
+        # pyarrow keeps a column that is not valid UTF-8 as bytes; pandas' decoder refuses the file
+        raise _Fallback("bytes that are not valid in the encoding (pandas raises UnicodeDecodeError)")
     retyped = {f.name: pa.string() for f in table.schema if pa.types.is_time(f.type) or pa.types.is_timestamp(f.type)}
     if retyped:  # "10:00" was inferred as a time of day (or an empty quoted field as a timestamp): pandas keeps text
         table = _arrow_read(source, ropts, parse, convert({**column_types, **retyped}), o["nrows"], requested,
@@ -543,12 +614,15 @@ def _arrow_read(source: Any, ropts: Any, parse: Any, convert: Any, nrows: int | 
             batches.append(batch)
             count += batch.num_rows
         table = pa.Table.from_batches(batches, schema=reader.schema)
+        if nrows == 0:  # no rows read, so nothing to infer a type from (pandas: as a file with a header only)
+            return pa.table({f.name: pa.nulls(0, f.type if f.name in convert.column_types else pa.null())
+                             for f in table.schema})  # fmt: skip
         if count > nrows:
             _refuse_types_from_later_rows(table, nrows, convert)
         return table.slice(0, nrows)
     except pa.ArrowInvalid as exc:
         message = str(exc)
-        if "conversion error" in message and requested:
+        if "conversion error" in message and requested and "invalid UTF8" not in message:
             _raise_conversion_error(source, ropts, parse, convert, message, requested, label_to_field)
         raise _Fallback(f"pyarrow rejected the file ({message.splitlines()[0]})") from exc
 
@@ -652,7 +726,7 @@ def _frame_from_csv_table(table: pa.Table, selected: list, label_to_field: dict,
             except (ValueError, TypeError):
                 pass  # pandas 3 keeps a column it cannot parse as its text
         columns[lab] = column
-    frame = DataFrame._from_columns(columns, default_index(table.num_rows))
+    frame = DataFrame._from_columns(columns, default_index(table.num_rows if selected else 0))  # usecols=[]: none
     return with_index_col(frame, o["index_col"], selected, columns, unnamed)
 
 
@@ -663,6 +737,9 @@ def with_index_col(frame: Any, index_col: Any, selected: list, columns: dict, un
         return frame
     keys = list(index_col) if isinstance(index_col, list | tuple) else [index_col]
     keys = [selected[k] if isinstance(k, int | np.integer) and k not in columns else k for k in keys]
+    for key in keys:
+        if key not in columns:
+            raise ValueError(f"Index {key} invalid")
     frame = frame.set_index(keys)
     if len(keys) == 1 and keys[0] in unnamed:
         frame.index.name = None
@@ -719,18 +796,60 @@ def _pandas_target(typ: pa.DataType) -> Any:
 
 def _read_with_pandas(source: Any, options: dict, reason: str) -> Any:
     """pandas' reader on the host; its result becomes riptide columns (its errors are raised as they are)."""
-    from riptide.frame.dataframe import DataFrame
-
     defaults = _read_csv_defaults()
     kwargs = {k: v for k, v in options.items() if k not in defaults or not _same_option(v, defaults[k])}
     result = pd.read_csv(source, **kwargs)
     warn_host_fallback("read_csv", reason)
+    if not isinstance(result, pd.DataFrame):  # chunksize= / iterator=: pandas' reader of chunks
+        return HostChunks(result, _riptide_frame)
+    return _riptide_frame(result)
+
+
+def _riptide_frame(result: pd.DataFrame) -> Any:
+    from riptide.frame.dataframe import DataFrame
+
     for i, dtype in enumerate(result.dtypes):
         if dtype == object and result.iloc[:, i].map(lambda v: isinstance(v, int) and not isinstance(v, bool)).any():
             # integers beyond uint64 (pandas keeps Python ints in an object column): riptide has no object
             # columns, so they stay the text they were in the file
             result.isetitem(i, result.iloc[:, i].astype("str"))
     return DataFrame(result)
+
+
+class HostChunks:
+    """pandas' chunked reader (``chunksize=`` / ``iterator=True``) handing out riptide frames: iterate over it,
+    or call ``get_chunk(size)`` / ``read(nrows)``; a context manager that closes the file. pandas reads each chunk
+    on the host (each chunk's dtypes are inferred from its own rows, as pandas does).
+
+    >>> import io, riptide as rt
+    >>> with rt.read_csv(io.StringIO("a\\n1\\n2\\n3\\n"), chunksize=2) as reader:
+    ...     [chunk["a"].tolist() for chunk in reader]
+    [[1, 2], [3]]
+    """
+
+    def __init__(self, reader: Any, convert: Any) -> None:
+        self._reader, self._convert = reader, convert
+
+    def __iter__(self) -> HostChunks:
+        return self
+
+    def __next__(self) -> Any:
+        return self._convert(next(self._reader))
+
+    def get_chunk(self, size: int | None = None) -> Any:
+        return self._convert(self._reader.get_chunk(size))
+
+    def read(self, nrows: int | None = None) -> Any:
+        return self._convert(self._reader.read(nrows))
+
+    def close(self) -> None:
+        self._reader.close()
+
+    def __enter__(self) -> HostChunks:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def to_csv(obj: Any, path_or_buf: Any = None, *, sep: str = ",", na_rep: str = "", float_format: Any = None,
@@ -768,7 +887,7 @@ def to_csv(obj: Any, path_or_buf: Any = None, *, sep: str = ",", na_rep: str = "
         return None
     method = _files.infer_compression(path_or_buf if not _files.is_file_like(path_or_buf) else None, compression)
     text = host.to_csv(None, **options)
-    with _files.atomic_target(path_or_buf, method) as sink:
+    with _files.atomic_target(path_or_buf, method, _files.zip_member_name(path_or_buf, compression)) as sink:
         sink.write(text.encode(encoding or "utf-8"))
     return None
 
@@ -829,6 +948,6 @@ def _deliver(data: bytes, path_or_buf: Any, compression: Any) -> str | None:
         path_or_buf.write(data.decode("utf-8") if isinstance(path_or_buf, io.TextIOBase) else data)
         return None
     method = _files.infer_compression(path_or_buf, compression)
-    with _files.atomic_target(path_or_buf, method) as sink:
+    with _files.atomic_target(path_or_buf, method, _files.zip_member_name(path_or_buf, compression)) as sink:
         sink.write(data)
     return None

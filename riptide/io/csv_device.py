@@ -128,6 +128,48 @@ def bytes_to_device(source: Any, xp: types.ModuleType) -> Any:
 # --------------------------------------------------------------------------- structure
 
 
+_UTF8_WINDOW = 1 << 24  # bytes looked at together: the positions of a window's non-ASCII bytes are int64s
+
+
+def valid_utf8(buf: Any, xp: types.ModuleType) -> bool:
+    """Whether the bytes ``buf`` are well-formed UTF-8 (as Python's strict decoder, which pandas uses, decides).
+
+    An ASCII file (no byte >= 0x80: one pass) needs nothing else. Otherwise only the non-ASCII bytes are looked at,
+    a window of the buffer at a time (their positions cost 8 bytes each): each lead byte (``C2..F4``) announces 1-3
+    continuation bytes (``80..BF``), which must follow it, with the second byte's narrower ranges after
+    ``E0``/``ED``/``F0``/``F4`` (no overlong forms, surrogates or code points past U+10FFFF); the continuation
+    bytes different leads claim cannot overlap, so every continuation byte has a lead exactly when their counts
+    agree over the whole buffer. ``C0``, ``C1`` and ``F5..FF`` never occur.
+
+    >>> import numpy as np
+    >>> texts = (b"ab", "é€".encode(), "été".encode("latin-1"), b"\\xc3")
+    >>> [valid_utf8(np.frombuffer(t, dtype=np.uint8), np) for t in texts]
+    [True, True, False, False]
+    """
+    size = buf.shape[0]
+    if size == 0 or not bool(buf.max() >= 0x80):  # one scalar read: ASCII (a reduction, no temporary array)
+        return True
+    bad = xp.zeros((), dtype=bool)
+    balance = xp.zeros((), dtype=np.int64)  # continuation bytes claimed by leads less those present
+    for start in range(0, size, _UTF8_WINDOW):  # a loop over windows of the buffer, not over bytes
+        high = xp.flatnonzero(buf[start : start + _UTF8_WINDOW] >= 0x80) + start
+        lead = buf[high]
+        length = ((lead >= 0xC2) & (lead <= 0xDF)).astype(np.int8) * 2 + ((lead >= 0xE0) & (lead <= 0xEF)).astype(
+            np.int8) * 3 + ((lead >= 0xF0) & (lead <= 0xF4)).astype(np.int8) * 4  # fmt: skip
+        continuation = (lead >= 0x80) & (lead <= 0xBF)
+        bad |= ((length == 0) & ~continuation).any()  # C0, C1, F5..FF
+        for k in (1, 2, 3):  # the k-th byte after each lead that announces more than k bytes
+            follower = buf[xp.minimum(high + k, size - 1)]
+            ok = (high + k < size) & (follower >= 0x80) & (follower <= 0xBF)
+            if k == 1:  # the second byte's narrower ranges
+                ok &= ~((lead == 0xE0) & (follower < 0xA0)) & ~((lead == 0xED) & (follower > 0x9F))
+                ok &= ~((lead == 0xF0) & (follower < 0x90)) & ~((lead == 0xF4) & (follower > 0x8F))
+            bad |= ((length > k) & ~ok).any()
+        balance += xp.maximum(length.astype(np.int64) - 1, 0).sum() - continuation.sum()
+    # one scalar read: a malformed sequence, or a continuation byte no lead claims
+    return not bool(bad | (balance != 0))
+
+
 def find_fields(buf: Any, sep: int, quote: int | None, xp: types.ModuleType, *, ends_with_newline: bool) -> Fields:
     """Records and fields of the CSV bytes ``buf`` (see the module docstring); raises ``_Fallback`` for files whose
     quoting or line ends the device parser leaves to pyarrow/pandas.
@@ -460,6 +502,8 @@ def read_csv_device(source: Any, options: dict) -> Any:
     if head.startswith(b"\xef\xbb\xbf"):
         raise _fallback("a byte-order mark")
     buf = bytes_to_device(source, xp)
+    if not valid_utf8(buf, xp):
+        raise _fallback("bytes that are not UTF-8 (pandas raises UnicodeDecodeError)")
     fields = find_fields(buf, sep, quote, xp, ends_with_newline=tail == b"\n")
 
     # Records: skiprows (raw records), blank lines, header, nrows.
@@ -512,7 +556,7 @@ def read_csv_device(source: Any, options: dict) -> Any:
     if widest > n_cols or (header_names is not None and len(header_names) > n_cols):
         raise _fallback("a row with more fields than the header (pandas' ParserError or implicit index)")
 
-    selected = _select(labels, o["usecols"])
+    selected = _select(labels, o["usecols"], names is not None)
     requested = _requested(o["dtype"], labels, selected)
     date_labels = _date_labels(o["parse_dates"], labels)
     na_words = _na_words(o)
@@ -529,7 +573,8 @@ def read_csv_device(source: Any, options: dict) -> Any:
         starts = xp.where(present, fields.starts[field], 0)
         lengths = xp.where(present, fields.ends[field] - fields.starts[field], 0)
         if o["na_filter"]:
-            missing = ~present | _matches(starts, lengths, padded, na_words, xp)
+            # a field the row lacks reads as "" (pandas pads short rows), missing only when "" is a missing value
+            missing = _matches(starts, lengths, padded, na_words, xp)
         else:
             missing = xp.zeros(n_rows, dtype=bool)
         text = _Text(fields.chars, starts, lengths, xp)
@@ -540,7 +585,7 @@ def read_csv_device(source: Any, options: dict) -> Any:
         else:
             column = _inferred(text, starts, lengths, padded, missing, xp)
         columns[label] = column
-    frame = DataFrame._from_columns(columns, default_index(n_rows, xp))
+    frame = DataFrame._from_columns(columns, default_index(n_rows if selected else 0, xp))  # usecols=[]: no rows
     from riptide.io.csv import with_index_col
 
     return with_index_col(frame, o["index_col"], selected, columns, unnamed)
@@ -580,14 +625,17 @@ class _Text:
         return self._column
 
 
-def _select(labels: list, usecols: Any) -> list:
-    """The labels ``usecols`` keeps, in file order (pandas' rules and messages)."""
+def _select(labels: list, usecols: Any, named: bool = False) -> list:
+    """The labels ``usecols`` keeps, in file order (pandas' rules and messages); ``named``: the labels are the
+    caller's ``names``."""
     if usecols is None:
         return labels
     if callable(usecols):
         return [lab for lab in labels if usecols(lab)]
     wanted = [usecols] if isinstance(usecols, str) else list(usecols)
     if all(isinstance(u, int | np.integer) and not isinstance(u, bool) for u in wanted):
+        if named and len(labels) == len(wanted) and any(u >= len(labels) for u in wanted):
+            raise _fallback("names for the usecols positions of a wider file")
         if any(u >= len(labels) or u < -len(labels) for u in wanted):
             raise pd.errors.ParserError("Defining usecols with out-of-bounds indices is not allowed. "
                                         f"{[u for u in wanted if u >= len(labels)]} are out-of-bounds.")
@@ -600,11 +648,9 @@ def _select(labels: list, usecols: Any) -> list:
 
 
 def _requested(dtype: Any, labels: list, selected: list) -> dict:
-    if dtype is None:
-        return {}
-    if isinstance(dtype, dict):
-        return {key: value for key, value in dtype.items() if key in labels}
-    return {lab: dtype for lab in selected}
+    from riptide.io.csv import requested_dtypes
+
+    return {} if dtype is None else requested_dtypes(dtype, labels, selected)
 
 
 def _date_labels(parse_dates: Any, labels: list) -> list:

@@ -5,7 +5,9 @@ lines on all cores and the columns get pandas' dtypes (:mod:`riptide.io._arrow`)
 than pyarrow can express - it converts columns whose *names* look like dates (``date``, ``*_at``, ``timestamp``,
 ...), reads other orients (``columns``, ``index``, ``split``, ``table``), keeps nested values as Python objects - so
 every other input is parsed by pandas on the host (a ``HostFallbackWarning``) and becomes riptide columns; pandas'
-ValueError for malformed JSON is raised as it is.
+ValueError for malformed JSON is raised as it is. So are the records whose columns pandas changes after decoding
+(text that is all numbers, which pandas converts; whole numbers beyond int64, its uint64) and bytes that are not
+UTF-8 (its UnicodeDecodeError).
 
 ``to_json`` writes pandas' text (its float and date formatting, escaping and orients) through pandas on the host.
 """
@@ -15,12 +17,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from riptide.errors import warn_host_fallback
 from riptide.io import _files
 from riptide.io._arrow import column_like_pandas
+from riptide.io.csv_device import valid_utf8
 
 __all__ = ["read_json", "to_json"]
 
@@ -82,12 +86,16 @@ def _read_lines_with_arrow(data: bytes, convert_dates: Any, keep_default_dates: 
 
     if not data.strip():
         return None  # pandas' answer for no records
+    if not valid_utf8(np.frombuffer(data, dtype=np.uint8), np):
+        return None  # pyarrow would keep the bytes; pandas' decoder raises UnicodeDecodeError
     table = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(use_threads=True))
     columns = {}
     for field in table.schema:
         typ = field.type
         if not (pa.types.is_integer(typ) or pa.types.is_floating(typ) or pa.types.is_boolean(typ)
                 or pa.types.is_string(typ) or pa.types.is_large_string(typ)):  # fmt: skip
+            return None
+        if _pandas_would_convert(table.column(field.name)):
             return None
         if convert_dates is not False and (keep_default_dates and _looks_like_date(field.name)
                                            or isinstance(convert_dates, list) and field.name in convert_dates):  # fmt: skip
@@ -101,6 +109,25 @@ def _read_lines_with_arrow(data: bytes, convert_dates: Any, keep_default_dates: 
             target = pd.api.types.pandas_dtype("float64" if table.column(field.name).null_count else "bool")
         columns[field.name] = column_like_pandas(table.column(field.name), target)
     return DataFrame._from_columns(columns, default_index(table.num_rows))
+
+
+def _pandas_would_convert(values: Any) -> bool:
+    """Whether pandas' reader changes this column after decoding it (then pandas reads the text): a text column
+    whose values all parse as numbers (``"1"``, ``"2.5"``: pandas converts it), or whole numbers beyond int64
+    (pyarrow decodes them as floats, pandas as uint64)."""
+    import pyarrow.compute as pc
+
+    if values.null_count == len(values):
+        return False
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        try:  # a text column fails on its first value that is not a number: cheap for real text
+            values.cast(pa.float64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return False
+        return True
+    if pa.types.is_floating(values.type):
+        return bool((pc.max(pc.abs(values)).as_py() or 0.0) >= 2.0**63)
+    return False
 
 
 def _whole_numbers(values: Any) -> bool:
@@ -119,8 +146,17 @@ def _read_with_pandas(data: bytes, options: dict, reason: str) -> Any:
     from riptide.frame.dataframe import DataFrame
     from riptide.frame.series import Series
 
-    result = pd.read_json(io.BytesIO(data), **{k: v for k, v in options.items() if v is not None or k == "dtype"})
+    # options left at pandas' defaults are not passed: pandas 3 warns about convert_dates / keep_default_dates
+    # whenever they are given, and the caller did not give them
+    defaults = {"convert_dates": True, "keep_default_dates": True, "lines": False, "typ": "frame"}
+    kwargs = {k: v for k, v in options.items() if (v is not None or k == "dtype") and not (
+        k in defaults and v is defaults[k] or (isinstance(v, str) and v == defaults.get(k)))}  # fmt: skip
+    result = pd.read_json(io.BytesIO(data), **kwargs)
     warn_host_fallback("read_json", reason)
+    if not isinstance(result, pd.Series | pd.DataFrame):  # chunksize=: pandas' reader of chunks
+        from riptide.io.csv import HostChunks
+
+        return HostChunks(result, lambda chunk: Series(chunk) if isinstance(chunk, pd.Series) else DataFrame(chunk))
     return Series(result) if isinstance(result, pd.Series) else DataFrame(result)
 
 
@@ -136,6 +172,6 @@ def to_json(obj: Any, path_or_buf: Any = None, *, compression: Any = "infer", **
         return None
     method = _files.infer_compression(path_or_buf if not _files.is_file_like(path_or_buf) else None, compression)
     text = host.to_json(None, **kwargs)
-    with _files.atomic_target(path_or_buf, method) as sink:
+    with _files.atomic_target(path_or_buf, method, _files.zip_member_name(path_or_buf, compression)) as sink:
         sink.write(text.encode("utf-8"))
     return None

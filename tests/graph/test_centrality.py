@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import riptide.graph as rg
 from riptide.graph import centrality
-from riptide.graph.exceptions import NetworkXError, NetworkXPointlessConcept, NodeNotFound, \
+from riptide.graph.exceptions import NetworkXError, NetworkXNotImplemented, NetworkXPointlessConcept, NodeNotFound, \
     PowerIterationFailedConvergence  # fmt: skip
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -166,3 +166,74 @@ def test_hits_edge_cases():
     K = nx.karate_club_graph()  # (a bipartite graph has a double leading singular value: the answer then depends
     start = {v: 1.0 + v for v in K}  # on the start vector, in ARPACK as here)
     _close(rg.hits(K, nstart=start)[0], nx.hits(K, nstart=start)[0], 1e-6)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_zero_weight_edges_count_each_shortest_path_once(directed):
+    """A zero-weight edge is a tight arc both ways: its endpoints must not be counted as intermediates. Where
+    NetworkX's counts are path counts (a zero-weight edge between two endpoints), the results are NetworkX's; a
+    zero-weight path gets the betweenness of the same graph with a weight so small that no tie changes."""
+    edges = [(0, 1, 1.0), (1, 2, 1.0), (2, 0, 1.0), (3, 4, 0.0)] + ([(4, 3, 0.0)] if directed else [])
+    cls, ncls = (rg.DiGraph, nx.DiGraph) if directed else (rg.Graph, nx.Graph)
+    G = rg.from_edgelist([(u, v, {"weight": w}) for u, v, w in edges], create_using=cls)
+    H = nx.from_edgelist([(u, v, {"weight": w}) for u, v, w in edges], create_using=ncls)
+    _close(rg.betweenness_centrality(G, weight="weight"), nx.betweenness_centrality(H, weight="weight"))
+    path = [(0, 1, 0.0), (1, 2, 0.0), (0, 2, 1.0), (2, 3, 0.0)]
+    tiny = [(u, v, {"weight": w if w else 1e-9}) for u, v, w in path]
+    G = rg.from_edgelist([(u, v, {"weight": w}) for u, v, w in path], create_using=cls)
+    H = nx.from_edgelist(tiny, create_using=ncls)
+    for normalized in (True, False):
+        _close(rg.betweenness_centrality(G, weight="weight", normalized=normalized),
+               nx.betweenness_centrality(H, weight="weight", normalized=normalized))
+        _close(rg.edge_betweenness_centrality(G, weight="weight", normalized=normalized),
+               nx.edge_betweenness_centrality(H, weight="weight", normalized=normalized))
+
+
+def test_negative_weights():
+    """Directed negative arcs without a negative cycle: NetworkX's values; an undirected negative edge (a negative
+    cycle) raises Dijkstra's ValueError instead of relaxing forever."""
+    edges = [(0, 1, {"weight": -1.0}), (1, 2, {"weight": 2.0}), (0, 2, {"weight": 3.0}), (3, 4, {"weight": 1.0})]
+    G, H = rg.from_edgelist(edges, create_using=rg.DiGraph), nx.from_edgelist(edges, create_using=nx.DiGraph)
+    _close(rg.betweenness_centrality(G, weight="weight"), nx.betweenness_centrality(H, weight="weight"))
+    _close(rg.edge_betweenness_centrality(G, weight="weight"), nx.edge_betweenness_centrality(H, weight="weight"))
+    _close(rg.closeness_centrality(G, distance="weight"), nx.closeness_centrality(H, distance="weight"))
+    G, H = rg.from_edgelist(edges), nx.from_edgelist(edges)
+    with pytest.raises(ValueError, match="negative weights"):
+        nx.closeness_centrality(H, distance="weight")
+    for call in (lambda: rg.closeness_centrality(G, distance="weight"),
+                 lambda: rg.betweenness_centrality(G, weight="weight"),
+                 lambda: rg.edge_betweenness_centrality(G, weight="weight")):
+        with pytest.raises(ValueError, match="negative weights"):
+            call()
+
+
+def test_katz_and_eigenvector_refuse_multigraphs_as_networkx():
+    H = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
+    for name in ("katz_centrality", "eigenvector_centrality"):
+        with pytest.raises(nx.NetworkXNotImplemented, match="multigraph"):
+            getattr(nx, name)(H)
+        for graph in (rg.from_networkx(H), rg.from_networkx(nx.MultiDiGraph(H))):
+            with pytest.raises(NetworkXNotImplemented, match="multigraph"):
+                getattr(rg, name)(graph)
+
+
+def test_zero_weights_count_the_paths_of_fewest_hops():
+    """On random graphs with zero and distinct positive weights: NetworkX's betweenness with each zero weight
+    made tiny (1e-9), i.e. among zero-length stretches the paths of fewest hops."""
+    rng = random.Random(5)
+    for _ in range(40):
+        n, directed = rng.randint(2, 9), rng.random() < 0.5
+        edges, tiny = [], []
+        for _ in range(rng.randint(1, 2 * n)):
+            u, v = rng.randrange(n), rng.randrange(n)
+            if u != v:
+                w = 0.0 if rng.random() < 0.4 else round(rng.random() * 10, 6) + 0.01
+                edges.append((u, v, {"weight": w}))
+                tiny.append((u, v, {"weight": w or 1e-9}))
+        cls, ncls = (rg.DiGraph, nx.DiGraph) if directed else (rg.Graph, nx.Graph)
+        G, H = rg.from_edgelist(edges, create_using=cls), nx.from_edgelist(tiny, create_using=ncls)
+        if not edges:
+            continue
+        _close(rg.betweenness_centrality(G, weight="weight"), nx.betweenness_centrality(H, weight="weight"), 1e-6)
+        _close(rg.edge_betweenness_centrality(G, weight="weight"), nx.edge_betweenness_centrality(H, weight="weight"),
+               1e-6)

@@ -162,3 +162,12 @@ def test_square_clustering_named_graphs_and_directed():
         _assert_close(K.square_clustering(rg.from_networkx(H)), nx.square_clustering(H))
     with pytest.raises(NetworkXNotImplemented, match="directed"):
         K.square_clustering(rg.from_networkx(nx.DiGraph([(0, 1)])))
+
+
+def test_square_clustering_of_a_multigraph_as_networkx():
+    """NetworkX computes it on a MultiGraph (its neighbour sets do not see parallel edges), so riptide does too."""
+    H = nx.MultiGraph([(0, 1), (0, 1), (1, 2), (2, 3), (3, 0), (3, 0), (2, 2), (1, 4)])
+    H.add_node("iso")
+    G = rg.from_networkx(H)
+    _assert_close(K.square_clustering(G), nx.square_clustering(H))
+    assert K.square_clustering(G, 1) == pytest.approx(nx.square_clustering(H, 1))

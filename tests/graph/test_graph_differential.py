@@ -116,6 +116,46 @@ def test_renumbering_of_wide_and_string_ids():
     assert list(S) == ["ß", "東京", ""] and dict(S.degree) == {"ß": 1, "東京": 2, "": 1}
 
 
+@pytest.mark.parametrize("create", ["Graph", "DiGraph", "MultiDiGraph"])
+@pytest.mark.parametrize("riptide_frame", [False, True])
+def test_renumbering_of_ids_spanning_several_columns(create, riptide_frame):
+    """``source=[...]``/``target=[...]``: each vertex is the tuple of its columns' values, as a NetworkX graph
+    built from those tuples; results are keyed by the tuples, and the edge list splits them back into columns."""
+    df = pd.DataFrame({"sc": ["NY", "NY", "SF", "NY", "SF"], "sz": [1, 2, 1, 1, 1],
+                       "tc": ["NY", "SF", "NY", "SF", "SF"], "tz": [2, 1, 1, 1, 1], "w": [1.0, 2.0, 3.0, 4.0, 0.5]})
+    H = getattr(nx, create)()
+    for row in df.itertuples():
+        H.add_edge((row.sc, row.sz), (row.tc, row.tz), w=row.w)
+    source = rt.DataFrame(df) if riptide_frame else df
+    G = rg.from_pandas_edgelist(source, ["sc", "sz"], ["tc", "tz"], edge_attr=True, create_using=getattr(rg, create))
+    assert list(G.nodes) == list(H.nodes) and list(G.edges(data=True)) == list(H.edges(data=True))
+    assert dict(G.degree) == dict(H.degree) and G.has_node(("SF", 1)) and not G.has_node(("SF", 2))
+    assert rg.pagerank(G, weight="w") == pytest.approx(nx.pagerank(H, weight="w"))
+    assert rg.single_source_dijkstra(G, ("NY", 1), weight="w") == nx.single_source_dijkstra(H, ("NY", 1), weight="w")
+    edges = rg.to_pandas_edgelist(G, source=["sc", "sz"], target=["tc", "tz"]).to_pandas()
+    expected = nx.to_pandas_edgelist(H)
+    assert list(zip(edges.sc, edges.sz)) == list(expected.source)
+    assert list(zip(edges.tc, edges.tz)) == list(expected.target)
+    with pytest.raises(NetworkXError, match="as many id columns"):
+        rg.from_pandas_edgelist(df, ["sc"], ["tc", "tz"])
+    with pytest.raises(KeyError):
+        rg.from_pandas_edgelist(df, ["sc", "nope"], ["tc", "tz"])
+    with pytest.raises(KeyError):  # NetworkX's DegreeView is a dict look-up
+        G.degree[("SF", 2)]
+
+
+@pytest.mark.parametrize("riptide_frame", [False, True])
+def test_categorical_id_columns_with_different_categories(riptide_frame):
+    """Source and target columns read as categoricals (Parquet dictionaries) rarely share their categories: the
+    ids are the values, as NetworkX sees them."""
+    df = pd.DataFrame({"source": pd.Categorical(["x", "y", "x"]), "w": [1.0, 2.0, 3.0],
+                       "target": pd.Categorical(["y", "z", "z"], categories=["z", "y"])})
+    H = nx.from_pandas_edgelist(df, edge_attr="w", create_using=nx.DiGraph)
+    G = rg.from_pandas_edgelist(rt.DataFrame(df) if riptide_frame else df, edge_attr="w", create_using=rg.DiGraph)
+    assert list(G.nodes) == list(H.nodes) and list(G.edges(data=True)) == list(H.edges(data=True))
+    assert rg.pagerank(G, weight="w") == pytest.approx(nx.pagerank(H, weight="w"))
+
+
 def test_from_networkx_keeps_isolated_nodes_and_mixed_ids():
     H = nx.Graph([(("a", 1), 3), (3, "x")])
     H.add_nodes_from([frozenset({1}), 2.5])

@@ -236,3 +236,17 @@ def test_negative_weights_match_networkx(n, seed, data):
             rg.bellman_ford_path(G, source, target)
     with pytest.raises(NodeNotFound):
         rg.bidirectional_shortest_path(G, source, "missing")
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_graph_without_edges(directed):
+    """Nodes but no edges: each weighted search reaches its source alone (no arc to read a predecessor from)."""
+    H = (nx.DiGraph if directed else nx.Graph)()
+    H.add_nodes_from([0, "x"])
+    G = rg.from_networkx(H)
+    assert rg.single_source_dijkstra(G, 0) == nx.single_source_dijkstra(H, 0)
+    assert rg.single_source_dijkstra_path(G, "x") == nx.single_source_dijkstra_path(H, "x")
+    assert dict(rg.shortest_path(G, weight="weight")) == dict(nx.shortest_path(H, weight="weight"))
+    assert dict(rg.all_pairs_dijkstra_path(G)) == dict(nx.all_pairs_dijkstra_path(H))
+    with pytest.raises(NetworkXNoPath):
+        rg.dijkstra_path(G, 0, "x")

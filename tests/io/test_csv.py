@@ -338,3 +338,167 @@ def test_result_lives_on_the_device():
     frame = rt.read_csv(io.StringIO("a,b\n1,x\n"))
     assert frame._data["a"].xp is rt._device.xp()
     assert frame._data["b"].xp is rt._device.xp()
+
+
+# --------------------------------------------------------------------------- audit: options and inputs both engines get
+
+ENGINES = [None, "riptide"]  # riptide: the device parser (the GPU default), on NumPy here
+
+
+def assert_same_read_by_both(data: bytes | str, **kwargs) -> None:
+    raw = data.encode() if isinstance(data, str) else data
+    try:
+        expected = pd.read_csv(io.BytesIO(raw), **kwargs)
+    except Exception as exc:  # noqa: BLE001 - the outcome is compared
+        expected = exc
+    for engine in ENGINES:
+        try:
+            got = rt.read_csv(io.BytesIO(raw), engine=engine, **kwargs)
+        except Exception as exc:  # noqa: BLE001
+            got = exc
+        if isinstance(expected, Exception):
+            assert isinstance(got, type(expected)), f"engine={engine}: pandas raised {expected!r}, riptide {got!r}"
+            continue
+        assert not isinstance(got, Exception), f"engine={engine}: riptide raised {got!r}"
+        pd.testing.assert_frame_equal(got.to_pandas(), documented(expected),
+                                      check_column_type="equiv" if len(expected.columns) else False)
+
+
+@pytest.mark.parametrize("raw", [
+    "a,b\n1,été\n".encode("latin-1"),  # a latin-1 file read as UTF-8
+    "é,b\n1,2\n".encode("latin-1"),  # in the header
+    'a,b\n1,"x\xe9,y"\n2,z\n'.encode("latin-1"),  # in a quoted field
+    b"a,b\n1,\xed\xa0\x80\n",  # an encoded surrogate
+    b"a,b\n1,\xe2\x82\n",  # a truncated sequence at the end
+])  # fmt: skip
+@pytest.mark.parametrize("options", [{}, {"dtype": str}])
+def test_bytes_that_are_not_utf8_raise_unicode_decode_error(raw, options):
+    assert_same_read_by_both(raw, **options)
+    with pytest.raises(UnicodeDecodeError):
+        rt.read_csv(io.BytesIO(raw), engine="riptide", **options)
+    assert_same_read_by_both("a,b\n1,été\n€,ü\n".encode(), **options)  # valid multi-byte UTF-8 still reads
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(dtype={0: "float32"}), dict(dtype={0: "float32", "a": "int8"}), dict(dtype={2: str, 5: "int8"}),
+    dict(dtype={1: "float32"}, header=None), dict(nrows=0), dict(nrows=0, dtype={"a": "int32"}), dict(usecols=[]),
+    dict(nrows=-1), dict(nrows=1.5), dict(index_col="z"), dict(index_col=["a", "z"]),
+    dict(names=["p", "q"], usecols=[0, 2]), dict(names=["p", "q"], usecols=[2, 0], header=0),  # names the selection
+])  # fmt: skip
+def test_dtype_positions_nrows_usecols_and_index_col(kwargs):
+    assert_same_read_by_both("a,b,c\n1,x,2.5\n2,y,\n3,,4.5\n", **kwargs)
+
+
+def test_several_files_globs_and_directories(tmp_path):
+    """A list of paths, a glob or a directory: each file read with the options (each with its header), stacked in
+    file order with a fresh RangeIndex, as Dask and Polars read them (pandas reads one file)."""
+    texts = ["a,b\n1,x\n2,y\n", "a,b\n3,é\n", "a,b\n4,\n5,w\n"]
+    for i, text in enumerate(texts):
+        (tmp_path / f"part{i}.csv").write_text(text, encoding="utf-8")
+    with gzip.open(tmp_path / "part3.csv.gz", "wt") as f:
+        f.write("a,b\n6,v\n")
+    (tmp_path / "README.md").write_text("not data")
+    (tmp_path / "_SUCCESS").write_text("")
+    texts.append("a,b\n6,v\n")
+    whole = pd.concat([pd.read_csv(io.StringIO(t)) for t in texts], ignore_index=True)
+    for engine in ENGINES:
+        for source in (tmp_path, str(tmp_path / "part*.csv*"), [tmp_path / f"part{i}.csv" for i in range(3)]):
+            expected = whole if not isinstance(source, list) else whole.iloc[:5]
+            pd.testing.assert_frame_equal(rt.read_csv(source, engine=engine).to_pandas(), expected)
+        pd.testing.assert_frame_equal(rt.read_csv(tmp_path, engine=engine, nrows=4, usecols=["a"]).to_pandas(),
+                                      whole[["a"]].iloc[:4])
+        pd.testing.assert_frame_equal(rt.read_csv(tmp_path, engine=engine, index_col="a").to_pandas(),
+                                      whole.set_index("a"))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match="empty"):
+        rt.read_csv(tmp_path / "empty")
+    with pytest.raises(FileNotFoundError, match="nomatch"):
+        rt.read_csv(str(tmp_path / "nomatch*.csv"))
+    with pytest.raises(ValueError, match="byte_range"):
+        rt.read_csv(tmp_path, byte_range=(0, 10))
+
+
+@pytest.mark.parametrize("name, options, member", [
+    ("out.csv.zip", {}, "out.csv"), ("out.zip", {}, "out"), ("out.xz", {}, None),
+    ("out.csv", {"compression": {"method": "zip", "archive_name": "inner.csv"}}, "inner.csv"),
+])  # fmt: skip
+def test_writers_compress_as_pandas(tmp_path, name, options, member):
+    """``.zip`` targets hold one deflated file named as pandas names it (the target less ``.zip``); ``.xz`` too."""
+    import lzma
+    import zipfile
+
+    pdf = pd.DataFrame({"a": [1, 2], "b": ["é", None]})
+    for write, text in ((rt.from_pandas(pdf).to_json, pdf.to_json()), (rt.from_pandas(pdf).to_csv, pdf.to_csv())):
+        write(tmp_path / name, **options)
+        if member is None:
+            assert lzma.decompress((tmp_path / name).read_bytes()).decode() == text
+            continue
+        with zipfile.ZipFile(tmp_path / name) as archive:
+            assert archive.namelist() == [member] and archive.read(member).decode() == text
+    pd.testing.assert_frame_equal(rt.read_csv(tmp_path / name, index_col=0, **options).to_pandas(),
+                                  pd.read_csv(io.StringIO(pdf.to_csv()), index_col=0))
+
+
+@pytest.mark.parametrize("kwargs", [
+    {}, dict(keep_default_na=False), dict(na_filter=False), dict(keep_default_na=False, na_values=[""]),
+    dict(keep_default_na=False, na_values=["x"]), dict(header=None),
+])  # fmt: skip
+@pytest.mark.parametrize("text", ["a,b\n1,2\n3\n", "a,b,c\n1,x,2\n3\n4,y\n"])
+def test_short_rows_pad_with_empty_text(text, kwargs):
+    """pandas pads a row that lacks fields with "": missing only when "" is among the missing-value strings."""
+    assert_same_read_by_both(text, **kwargs)
+
+
+def test_home_and_file_url_paths_as_pandas(tmp_path, monkeypatch):
+    """``~/...`` and ``file://`` paths name local files, for every reader and writer (pandas expands them)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    pdf = pd.DataFrame({"a": [1, 2], "b": ["x", None]})
+    frame = rt.from_pandas(pdf)
+    for ext, write, read in [
+        ("csv", lambda p: frame.to_csv(p, index=False), rt.read_csv),
+        ("parquet", frame.to_parquet, rt.read_parquet),
+        ("feather", frame.to_feather, rt.read_feather),
+        ("orc", frame.to_orc, rt.read_orc),
+        ("jsonl", lambda p: frame.to_json(p, orient="records", lines=True), lambda p: rt.read_json(p, lines=True)),
+    ]:  # fmt: skip
+        write(f"~/t.{ext}")
+        assert (tmp_path / f"t.{ext}").exists()
+        for source in (f"~/t.{ext}", (tmp_path / f"t.{ext}").as_uri()):
+            pd.testing.assert_frame_equal(read(source).to_pandas(), pdf)
+    assert rt.read_csv("~/t.csv", engine="riptide").to_pandas().equals(pd.read_csv("~/t.csv"))
+    with pytest.raises(FileNotFoundError, match="gone.csv"):
+        rt.read_csv("~/gone.csv")
+
+
+def test_chunksize_and_iterator_hand_out_riptide_frames(tmp_path):
+    """pandas' chunked reading (each chunk's dtypes from its own rows, the index running on): riptide frames."""
+    text = "a,b\n1,x\n2,y\n3.5,z\n"
+    (tmp_path / "t.csv").write_text(text)
+    for source in (lambda: io.StringIO(text), lambda: tmp_path / "t.csv"):
+        with rt.read_csv(source(), chunksize=2) as reader:
+            chunks = list(reader)
+        expected = list(pd.read_csv(source(), chunksize=2))
+        assert len(chunks) == len(expected) == 2
+        for got, want in zip(chunks, expected):
+            assert isinstance(got, rt.DataFrame)
+            pd.testing.assert_frame_equal(got.to_pandas(), want)
+        reader, want = rt.read_csv(source(), iterator=True), pd.read_csv(source(), iterator=True)
+        pd.testing.assert_frame_equal(reader.get_chunk(1).to_pandas(), want.get_chunk(1))
+        pd.testing.assert_frame_equal(reader.read().to_pandas(), want.read())
+    lines = '{"a": 1}\n{"a": 2}\n{"a": 3}\n'
+    for got, want in zip(rt.read_json(io.StringIO(lines), lines=True, chunksize=2),
+                         pd.read_json(io.StringIO(lines), lines=True, chunksize=2)):  # fmt: skip
+        pd.testing.assert_frame_equal(got.to_pandas(), want)
+    with pytest.raises(ValueError, match="one file"):
+        rt.read_csv([tmp_path / "t.csv", tmp_path / "t.csv"], chunksize=2)
+
+
+def test_glob_of_urls():
+    fsspec = pytest.importorskip("fsspec")
+    for i in range(3):
+        with fsspec.open(f"memory://riptide-glob/p{i}.csv", "w") as f:
+            f.write(f"a,b\n{i},x{i}\n")
+    got = rt.read_csv("memory://riptide-glob/p*.csv").to_pandas()
+    pd.testing.assert_frame_equal(got, pd.DataFrame({"a": [0, 1, 2], "b": ["x0", "x1", "x2"]}))
+    with pytest.raises(FileNotFoundError, match="q"):
+        rt.read_csv("memory://riptide-glob/q*.csv")

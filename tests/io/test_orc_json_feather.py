@@ -153,3 +153,35 @@ def test_malformed_json_is_a_value_error(text, lines):
 def test_json_missing_path(tmp_path):
     with pytest.raises(FileNotFoundError, match="gone.json"):
         rt.read_json(tmp_path / "gone.json")
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"a": "1", "b": "x"}\n{"a": "2", "b": "y"}\n',  # numbers quoted as text: pandas converts them
+    b'{"a": "1.5", "b": null}\n{"a": null, "b": "2"}\n',
+    b'{"a": "1", "b": "x"}\n{"a": "", "b": "3"}\n',  # an empty string keeps the column text
+    b'{"a": 18446744073709551615}\n{"a": 1}\n',  # beyond int64: pandas' uint64, not pyarrow's float64
+    '{"a": "é"}\n'.encode("latin-1"),  # not UTF-8: pandas' UnicodeDecodeError
+    '{"a": "é", "b": 1}\n{"a": "ü", "b": 2}\n'.encode(),
+])  # fmt: skip
+def test_json_lines_what_pandas_converts_after_decoding(raw):
+    try:
+        expected = pd.read_json(io.BytesIO(raw), lines=True)
+    except UnicodeDecodeError:
+        with pytest.raises(UnicodeDecodeError):
+            rt.read_json(io.BytesIO(raw), lines=True)
+        return
+    pd.testing.assert_frame_equal(rt.read_json(io.BytesIO(raw), lines=True).to_pandas(), documented(expected))
+
+
+def test_json_read_by_pandas_raises_no_warning_the_caller_did_not_cause():
+    """pandas 3 deprecates convert_dates / keep_default_dates: passing them only when the caller did."""
+    import warnings
+
+    from riptide.errors import HostFallbackWarning
+
+    text = '{"a": {"0": 1, "1": 2}, "when": {"0": "2020-01-01", "1": null}}'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", HostFallbackWarning)
+        got = rt.read_json(io.StringIO(text))
+    pd.testing.assert_frame_equal(got.to_pandas(), pd.read_json(io.StringIO(text)))
