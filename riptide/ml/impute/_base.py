@@ -31,6 +31,7 @@ from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, _plain_numeric, host_form, input_namespace, validate_data
 from riptide.ml.preprocessing._data import nan_quantiles
@@ -137,7 +138,7 @@ class SimpleImputer(DeviceEstimatorMixin, _ski.SimpleImputer):
         n_observed = (~missing).sum(axis=0)
         empty_fill = 0.0 if self.keep_empty_features else np.nan
         if self.strategy == "mean":
-            sums = xp.where(missing, 0, A).sum(axis=0, dtype=np.float64)
+            sums = ml_kernels.column_totals(xp.where(missing, 0, A), xp)
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = sums / n_observed
             self.statistics_ = xp.where(n_observed == 0, empty_fill, mean)  # float64, as scikit-learn's

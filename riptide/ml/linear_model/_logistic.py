@@ -57,6 +57,7 @@ from sklearn.utils.validation import _check_y, check_is_fitted
 
 from riptide import _device
 from riptide.ml import _dask
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml.linear_model._base import LinearClassifierMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, host_form, input_namespace, validate_data
@@ -124,7 +125,7 @@ class _Objective:
             G = self._weighted(xp.exp(raw - lse[:, None]) - self.onehot) / self.sw_sum
             grad = G.T @ X + self.l2 * coef
             if self.fit_intercept:
-                grad = xp.concatenate([grad, G.sum(axis=0)[:, None]], axis=1)
+                grad = xp.concatenate([grad, ml_kernels.column_totals(G, xp)[:, None]], axis=1)
             parts = [value[None], grad.ravel(order="F")]
         out = _device.to_host(xp.concatenate([p.astype(xp.float64) for p in parts]))  # one read: value, gradient
         return float(out[0]), out[1:]

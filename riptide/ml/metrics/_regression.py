@@ -17,6 +17,8 @@ from sklearn.metrics._regression import _assemble_fraction_of_explained_deviance
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from riptide import _device
+from riptide._device import namespace_of
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml.metrics._common import device_values, fallback, on_device, result_array, weights
 
 __all__ = ["r2_score", "mean_squared_error", "mean_absolute_error"]
@@ -62,7 +64,7 @@ def _reg_targets(y_true, y_pred, sample_weight, multioutput) -> tuple | None:
 
 
 def _weighted_sum(values: Any, w: Any) -> Any:
-    return values.sum(axis=0) if w is None else w @ values
+    return ml_kernels.column_totals(values, namespace_of(values)) if w is None else w @ values
 
 
 def _mean_error(sk_metric: Any, residual: Any, y_true, y_pred, sample_weight, multioutput) -> Any:
@@ -73,7 +75,7 @@ def _mean_error(sk_metric: Any, residual: Any, y_true, y_pred, sample_weight, mu
     xp, out, yt, yp, w, multioutput = t
     errors = residual(yt - yp, xp)
     if w is None:
-        per_output = _device.to_host(errors.sum(axis=0) / yt.shape[0])  # one read of n_outputs numbers
+        per_output = _device.to_host(ml_kernels.column_means(errors, xp))  # one read of n_outputs numbers
     else:
         sums = _device.to_host(xp.concatenate([w @ errors, w.sum()[None]]))  # one read: n_outputs sums, the total
         per_output = sums[:-1] / float(sums[-1])
@@ -123,7 +125,7 @@ def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average
     if yt.shape[0] < 2:
         warnings.warn("R^2 score is not well-defined with less than two samples.", UndefinedMetricWarning)
         return float("nan")
-    mean = yt.mean(axis=0) if w is None else (w @ yt) / w.sum()
+    mean = ml_kernels.column_means(yt, xp) if w is None else (w @ yt) / w.sum()
     sums = xp.stack([_weighted_sum((yt - yp) ** 2, w), _weighted_sum((yt - mean) ** 2, w)])
     numerator, denominator = _device.to_host(sums)  # one read of 2 x n_outputs numbers
     result = _assemble_fraction_of_explained_deviance(numerator=numerator, denominator=denominator,
