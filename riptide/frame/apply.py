@@ -98,9 +98,26 @@ class SeriesApplyMethods:
 
 
 class FrameApplyMethods:
-    """``DataFrame.apply`` (mixed into :class:`riptide.frame.dataframe.DataFrame`)."""
+    """``DataFrame.apply`` and ``DataFrame.map`` (mixed into :class:`riptide.frame.dataframe.DataFrame`)."""
 
     __slots__ = ()
+
+    def map(self, func: Any, na_action: str | None = None, **kwargs: Any) -> Any:
+        """``func`` applied to each value, column by column (each column as :meth:`Series.map` maps it: a function of
+        numbers is compiled for the device).
+
+        >>> import riptide as rt
+        >>> rt.DataFrame({"a": [1, 2], "b": [3.5, 4.0]}).map(lambda x: x * 2).to_pandas().values.tolist()
+        [[2.0, 7.0], [4.0, 8.0]]
+        """
+        from riptide.frame.mapping import map_column
+
+        if not callable(func):
+            raise TypeError("the first argument must be callable")
+        if na_action not in (None, "ignore"):
+            raise ValueError(f"na_action must either be 'ignore' or None, {na_action} was passed")
+        return self._with_columns({label: map_column(column, func, na_action, kwargs)
+                                   for label, column in self._data.items()})  # fmt: skip
 
     def apply(self, func: Any, axis: Any = 0, raw: bool = False, result_type: Any = None, args: tuple = (),
               by_row: Any = "compat", engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:  # fmt: skip

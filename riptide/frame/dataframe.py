@@ -1044,8 +1044,34 @@ class DataFrame(
         if isinstance(values, dict):
             return self._map_labels(lambda label, s: s.isin(values.get(label, [])))
         if isinstance(values, DataFrame | Series):
-            raise NotImplementedError("isin with an aligned DataFrame/Series arrives with joins (issue 3)")
+            return self._isin_aligned(values)
+        if not pd.api.types.is_list_like(values):
+            raise TypeError("only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), "
+                            f"you passed a '{type(values).__name__}'")  # fmt: skip
         return self._map_labels(lambda label, s: s.isin(values))
+
+    def _isin_aligned(self, values: DataFrame | Series) -> DataFrame:
+        """pandas' isin with a DataFrame or Series: each value equals the one at the same row label (and, for a
+        DataFrame, the same column label) in ``values``; labels absent from ``values`` give False."""
+        if not values.index.is_unique:  # one host check of the (small) index, as pandas
+            raise ValueError("cannot compute isin with a duplicate axis.")
+        frame = isinstance(values, DataFrame)
+        result: dict[Hashable, Column] = {}
+        for label in self._data:
+            mine = self._column_series(label)
+            if frame and label not in values._data:
+                result[label] = full(len(self), False, np.dtype(bool), self._xp())
+                if dtypes.is_masked(mine.dtype):  # pandas compares with an all-NaN column: <NA> where mine is
+                    result[label] = mine.eq(Series._from_column(full(len(self), np.nan, np.float64, self._xp()),
+                                                                self._index, label))._column  # fmt: skip
+                continue
+            other = values._column_series(label) if frame else values
+            equal = mine.eq(other.reindex(self._index))._column
+            if dtypes.is_masked(equal.dtype) and not (dtypes.is_masked(mine.dtype) or dtypes.is_masked(other.dtype)):
+                # pandas reindexes a bool column to object (NaN for absent labels), which compares False
+                equal = Series._from_column(equal, self._index, label).fillna(False).astype(bool)._column
+            result[label] = equal
+        return self._with_columns(result)
 
 
 def _is_numeric_column(column: Column) -> bool:

@@ -17,10 +17,12 @@ number of points, the unit) and then fills in the values. riptide splits the wor
   The number of points is found on the host by evaluating ``f`` at the few ``k`` near the end bound.
 * ``freq=None`` (start, end and periods given) is pandas' ``linspace`` of the tick span, with ``xp.linspace``.
 * Other offsets (business days, semi-month, ``DateOffset(...)``) run through pandas on the host, with a one-time
-  warning naming the reason; time zones are not supported (``NotImplementedError``).
+  warning naming the reason.
+* ``tz=`` (or tz-aware endpoints): the same naive range of the UTC endpoints for fixed frequencies (absolute time),
+  or of the local endpoints then localized on the device for calendar ones (wall-clock time), as pandas does.
 
-The result is a riptide :class:`~riptide.frame.index.Index` of dtype ``datetime64[unit]``; it does not carry
-pandas' ``freq`` attribute.
+The result is a riptide :class:`~riptide.frame.index.Index` of dtype ``datetime64[unit]`` (``datetime64[unit, tz]``);
+it does not carry pandas' ``freq`` attribute.
 """
 
 from __future__ import annotations
@@ -64,8 +66,6 @@ def date_range(start: Any = None, end: Any = None, periods: int | None = None, f
     >>> len(idx), str(idx.dtype)
     (2, 'datetime64[us]')
     """
-    if tz is not None:
-        raise NotImplementedError("rt.date_range(tz=...): riptide supports time-zone-naive date ranges only")
     if periods is not None and not pd.api.types.is_integer(periods):
         raise TypeError(f"periods must be an integer, got {periods}")
     if freq is None and (periods is None or start is None or end is None):
@@ -80,8 +80,8 @@ def date_range(start: Any = None, end: Any = None, periods: int | None = None, f
     end = None if end is None else pd.Timestamp(end)
     if start is pd.NaT or end is pd.NaT:
         raise ValueError("Neither `start` nor `end` can be NaT")
-    if any(t is not None and t.tz is not None for t in (start, end)):
-        raise NotImplementedError("rt.date_range with time-zone-aware endpoints: riptide supports naive ones only")
+    if tz is not None or any(t is not None and t.tz is not None for t in (start, end)):
+        return _zoned(start, end, periods, freq, tz, normalize, name, inclusive, unit)
     if not _generated_here(freq):
         return _host(start, end, periods, freq, unit, inclusive, name, normalize, warn=True)
     if unit is None:
@@ -117,6 +117,38 @@ def date_range(start: Any = None, end: Any = None, periods: int | None = None, f
     from riptide.frame.index import Index
 
     return Index._from_column(NumericColumn(ticks.astype(np.int64), np.dtype(f"M8[{unit}]")), name)
+
+
+def _zoned(start: Any, end: Any, periods: Any, freq: Any, tz: Any, normalize: bool, name: Any, inclusive: str,
+           unit: Any) -> Any:  # fmt: skip
+    """A time-zone-aware range, as pandas makes it: the endpoints localized to (or converted into) the zone; a fixed
+    frequency steps through absolute time (the naive range of the UTC endpoints, then labelled with the zone), a
+    calendar one through wall-clock time (the naive range of the local endpoints, then localized: a wall time that
+    does not exist, or exists twice, raises as in pandas)."""
+    from riptide.frame.index import Index
+    from riptide.frame.series import Series
+
+    zones = {str(t.tz) for t in (start, end) if t is not None and t.tz is not None}
+    mixed = zones and any(t is not None and t.tz is None for t in (start, end))  # one naive endpoint, one aware
+    if len(zones) > 1 or mixed or (tz is not None and zones and zones != {str(pd.Timestamp(0, tz=tz).tz)}):
+        return _host(start, end, periods, freq, unit, inclusive, name, normalize, tz=tz)  # pandas' error or answer
+    zone = tz if tz is not None else next(t.tz for t in (start, end) if t is not None and t.tz is not None)
+    start, end = (None if t is None else t.tz_localize(zone) if t.tz is None else t for t in (start, end))
+    if normalize:
+        start, end = (None if t is None else t.normalize() for t in (start, end))
+    fixed = freq is None or isinstance(freq, pd_offsets.Tick)
+    if fixed:
+        naive = (None if t is None else t.tz_convert("UTC").tz_localize(None) for t in (start, end))
+    else:
+        naive = (None if t is None else t.tz_localize(None) for t in (start, end))
+    first, last = naive
+    wall = date_range(first, last, periods, freq, None, False, name, inclusive, unit=unit)
+    column = wall._as_column()
+    if fixed:
+        aware = NumericColumn(column.data, pd.DatetimeTZDtype(np.datetime_data(column.dtype)[0], zone))
+        return Index._from_column(aware, name)
+    localized = Series._from_column(column, wall, name).dt.tz_localize(zone)
+    return Index._from_column(localized._column, name)
 
 
 def _inferred_unit(start: Any, end: Any, freq: Any) -> str:
@@ -263,14 +295,14 @@ def _linspace(start: Any, end: Any, periods: int) -> tuple[Any, int, int]:
 
 
 def _host(start: Any, end: Any, periods: Any, freq: Any, unit: Any, inclusive: str, name: Any,
-          normalize: bool = False, warn: bool = False) -> Any:  # fmt: skip
+          normalize: bool = False, warn: bool = False, tz: Any = None) -> Any:  # fmt: skip
     """pandas' range (offsets riptide does not generate itself), as a riptide Index."""
     from riptide.frame.index import as_index
 
     if warn:
         warn_host_fallback("date_range", f"freq={freq.freqstr!r} is generated by pandas, then copied to the device")
     result = pd.date_range(start=start, end=end, periods=periods, freq=freq, inclusive=inclusive, unit=unit,
-                           normalize=normalize, name=name)  # fmt: skip
+                           normalize=normalize, name=name, tz=tz)  # fmt: skip
     index = as_index(result)
     index.name = name
     return index

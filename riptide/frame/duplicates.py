@@ -87,7 +87,9 @@ class SeriesDuplicatesMethods:
             from riptide.frame.binning import cut
 
             binned = cut(self, bins, include_lowest=True)
-            return binned.value_counts(normalize=normalize, sort=sort, ascending=ascending, dropna=dropna)
+            counted = binned.value_counts(normalize=normalize, sort=sort, ascending=ascending, dropna=dropna)
+            counted.index.name = None  # pandas' bins are an unnamed IntervalIndex (here the categorical of them)
+            return counted
         values, counts = _counts([self._column], normalize, sort, ascending, dropna)
         index = Index._from_column(values[0], self.name)
         return Series._from_column(counts, index, "proportion" if normalize else "count")
@@ -129,7 +131,12 @@ class FrameDuplicatesMethods:
 
         labels = list(self._data) if subset is None else _subset_labels(self, subset)
         values, counts = _counts([self._data[k] for k in labels], normalize, sort, ascending, dropna)
-        index = MultiIndex._from_columns(values, labels)
+        if subset is not None and not pd.api.types.is_list_like(subset):  # one label: pandas gives a flat Index
+            from riptide.frame.index import Index
+
+            index = Index._from_column(values[0], labels[0])
+        else:
+            index = MultiIndex._from_columns(values, labels)
         return Series._from_column(counts, index, "proportion" if normalize else "count")
 
 

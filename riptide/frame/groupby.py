@@ -810,6 +810,111 @@ class GroupBy(GroupTransformMethods):
             return Series._from_column(sizes, self._result_index(), name)
         return self._frame({"size": sizes})
 
+    def ohlc(self) -> Any:
+        """Open (first), high (max), low (min) and close (last) of each group: four columns, under each
+        column's label for a DataFrameGroupBy (a numeric column only, as pandas).
+
+        >>> import riptide as rt
+        >>> rt.Series([3, 5, 1, 4]).groupby([0, 0, 0, 1]).ohlc().to_pandas().values.tolist()
+        [[3, 5, 1, 1], [4, 4, 4, 4]]
+        """
+        items = self._value_items()
+        if not items or any(not dtypes.is_numeric_or_bool(column.dtype) for _, column in items):
+            raise pd.errors.DataError("No numeric types to aggregate")
+        parts = (("open", "first"), ("high", "max"), ("low", "min"), ("close", "last"))
+        self._aggregate_while_grouping([(column, op, {}) for _, column in items for _, op in parts])
+        columns: dict[Hashable, Column] = {}
+        for label, column in items:
+            for part, op in parts:
+                columns[part if isinstance(self, SeriesGroupBy) else (label, part)] = self._reduce_column(column, op)
+        return self._frame(columns)
+
+    def describe(self, percentiles: Any = None, include: Any = None, exclude: Any = None) -> Any:
+        """count, mean, std, min, the percentiles (25%, 50%, 75% by default) and max of each numeric column per group
+        (float64, Float64 for a nullable column), as pandas.
+
+        >>> import riptide as rt
+        >>> rt.Series([1.0, 3.0, 5.0]).groupby([0, 0, 1]).describe()["mean"].tolist()
+        [2.0, 5.0]
+        """
+        from riptide.core.ops.cast import astype
+
+        if include is not None or exclude is not None:
+            raise NotImplementedError("GroupBy.describe with include= or exclude= (numeric columns only)")
+        qs = [0.25, 0.5, 0.75] if percentiles is None else sorted({float(p) for p in percentiles})
+        for q in qs:
+            if not 0 <= q <= 1:
+                raise ValueError("percentiles should all be in the interval [0, 1].")
+        items = [(label, column) for label, column in self._value_items() if _describes_as_number(column)]
+        if not items:
+            raise NotImplementedError("GroupBy.describe of non-numeric columns (count/unique/top/freq per group)")
+        self._aggregate_while_grouping([(column, op, {}) for _, column in items for op in ("count", "mean", "std",
+                                                                                            "min", "max")])  # fmt: skip
+        columns: dict[Hashable, Column] = {}
+        for label, column in items:
+            target = pd.Float64Dtype() if dtypes.is_masked(column.dtype) else np.dtype(np.float64)
+            stats = [("count", self._reduce_column(column, "count")), ("mean", self._reduce_column(column, "mean")),
+                     ("std", self._reduce_column(column, "std", ddof=1)), ("min", self._reduce_column(column, "min"))]
+            stats += [(f"{q * 100:g}%", self._reduce_column(column, "quantile", q=q, interpolation="linear"))
+                      for q in qs]  # fmt: skip
+            stats.append(("max", self._reduce_column(column, "max")))
+            for stat, values in stats:
+                values = values if values.dtype == target else astype(values, target)
+                columns[stat if isinstance(self, SeriesGroupBy) else (label, stat)] = values
+        return self._frame(columns)
+
+    def _value_counts(self, items: list[tuple[Hashable, Column]], normalize: bool, sort: bool, ascending: bool,
+                      dropna: bool) -> Any:  # fmt: skip
+        """Rows per distinct (group, values) combination, as pandas counts them: the combinations in order of first
+        appearance, stably sorted by count (``sort``), then by group (groupby's ``sort``); ``normalize`` gives each
+        count's share of its group."""
+        from riptide.frame.dataframe import DataFrame
+        from riptide.frame.index import default_index
+        from riptide.frame.multi_index import MultiIndex
+        from riptide.frame.series import Series
+
+        if not self._observed and any(isinstance(c, CategoricalColumn) for c in self._keys.columns + [
+                column for _, column in items]):  # fmt: skip
+            raise NotImplementedError("GroupBy.value_counts with observed=False and categorical keys or values")
+        groups, key_values = self._grouping
+        xp = groups.xp
+        ids = groups.ids.astype(np.int64, copy=False)
+        columns: dict[Hashable, Column] = {0: NumericColumn(ids)}
+        columns.update({position + 1: column for position, (_, column) in enumerate(items)})
+        frame = DataFrame._from_columns(columns, default_index(ids.shape[0], xp))
+        kept = ids >= 0  # rows of a dropped (missing) key belong to no group
+        if not bool(kept.all()):  # one scalar read: whether any row is dropped
+            frame = frame._with_columns({label: column.filter(kept) for label, column in columns.items()},
+                                        default_index(int(kept.sum()), xp))  # fmt: skip
+        counted = frame.groupby(list(columns), sort=False, dropna=dropna).size()
+        levels = counted.index._key_columns()
+        group = levels[0].data
+        counts = counted._column.data
+        order = None
+        if sort:
+            order = stable_argsort(counts if ascending else -counts, xp)
+        if self._sort:
+            by_group = stable_argsort(group if order is None else group[order], xp)
+            order = by_group if order is None else order[by_group]
+        if order is not None:
+            group, counts, levels = group[order], counts[order], [level.take(order) for level in levels]
+        name = "proportion" if normalize else "count"
+        values = NumericColumn(counts)
+        if normalize:
+            totals = xp.bincount(group, weights=counts.astype(np.float64), minlength=groups.n_groups)
+            values = NumericColumn(counts / totals[group])
+        level_columns = [key.take(group) for key in key_values] + levels[1:]
+        names = list(self._keys.names) + [label for label, _ in items]
+        if self._as_index:
+            return Series._from_column(values, MultiIndex._from_columns(level_columns, names), name)
+        labels = [f"level_{i}" if label is None else label for i, label in enumerate(names)]
+        if name in labels:
+            raise ValueError(f"Column label '{name}' is duplicate of result column")
+        if len(set(labels)) < len(labels):
+            raise ValueError(f"riptide DataFrames need unique column labels; {labels} repeat one")
+        return DataFrame._from_columns({**dict(zip(labels, level_columns)), name: values},
+                                       default_index(values.size, xp))  # fmt: skip
+
     # --- agg ------------------------------------------------------------------------------------------------------
     def agg(self, func: Any = None, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
         """Aggregate with a name, a callable, a list of them, a {column: ...} dict, or named aggregations.
@@ -958,6 +1063,99 @@ class SeriesGroupBy(GroupBy):
         offsets = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(counts).astype(np.int64)])
         return self._wrap({self._obj.name: ListColumn(offsets, values.take(order))})
 
+    def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
+                     dropna: bool = True) -> Any:  # fmt: skip
+        """Occurrences of each value within each group (a Series named "count", or "proportion" with
+        ``normalize``), most frequent first within a group, as pandas.
+
+        >>> import riptide as rt
+        >>> rt.Series(["x", "y", "x", "x"]).groupby([1, 1, 1, 2]).value_counts().tolist()
+        [2, 1, 1]
+        """
+        column = self._obj._column
+        if bins is not None or isinstance(column, CategoricalColumn):
+            if bins is not None and np.iterable(bins):
+                raise NotImplementedError("SeriesGroupBy.value_counts with a sequence of bins")
+            # pandas runs Series.value_counts on each group here (every category, or bin, in each group's result)
+            counted = self.apply(lambda part: part.value_counts(normalize=normalize, sort=sort, ascending=ascending,
+                                                                bins=bins, dropna=dropna))  # fmt: skip
+            counted.name = "proportion" if normalize else "count"
+            counted.index.names = list(self._keys.names) + [self._obj.name]
+            return counted
+        return self._value_counts([(self._obj.name, column)], normalize, sort, ascending, dropna)
+
+    def nlargest(self, n: int = 5, keep: str = "first") -> Any:
+        """The ``n`` largest values of each group, largest first (as ``Series.nlargest`` per group), indexed by the
+        group keys and the rows' labels.
+
+        >>> import riptide as rt
+        >>> rt.Series([1, 5, 3, 4]).groupby([0, 0, 0, 1]).nlargest(2).tolist()
+        [5, 3, 4]
+        """
+        return self._top(n, keep, largest=True)
+
+    def nsmallest(self, n: int = 5, keep: str = "first") -> Any:
+        """The ``n`` smallest values of each group, smallest first (as ``Series.nsmallest`` per group).
+
+        >>> import riptide as rt
+        >>> rt.Series([1, 5, 3, 4]).groupby([0, 0, 0, 1]).nsmallest(1).tolist()
+        [1, 4]
+        """
+        return self._top(n, keep, largest=False)
+
+    def _top(self, n: int, keep: str, largest: bool) -> Any:
+        """Each group's rows ordered by value (missing values last, ties by row order -- reversed for
+        ``keep="last"``), the first ``n`` of each kept: one sort of (group, value, position), no loop over groups."""
+        from riptide.frame.dataframe import DataFrame
+        from riptide.frame.index import Index, default_index
+        from riptide.frame.multi_index import MultiIndex
+        from riptide.frame.series import Series
+
+        if keep not in ("first", "last", "all"):
+            raise ValueError('keep must be either "first", "last" or "all"')
+        name = "nlargest" if largest else "nsmallest"
+        if keep == "all" or not (isinstance(self._obj._column, NumericColumn) and
+                                 dtypes.is_numeric_or_bool(self._obj.dtype)):  # fmt: skip
+            # ties kept at the cut (a variable number of rows per group), or values Series.nlargest refuses
+            keyed = type(self)(self._obj, self._keys, **{**self._options(), "group_keys": True, "as_index": True})
+            keyed.__dict__["_grouping"] = self._grouping
+            result = keyed.apply(lambda part: getattr(part, name)(n, keep=keep))
+            if self._group_keys and self._as_index or not isinstance(result.index, MultiIndex):
+                return result
+            levels = result.index._key_columns()[len(self._keys.columns):]  # the rows' own labels only
+            names = list(result.index.names)[len(self._keys.columns):]
+            if len(levels) > 1:
+                index = MultiIndex._from_columns(levels, names)
+            else:
+                index = Index._from_column(levels[0], names[0])
+            return Series._from_column(result._column, index, result.name)
+        groups, key_values = self._grouping
+        xp = groups.xp
+        column = self._obj._column
+        ids = groups.ids.astype(np.int64, copy=False)
+        positions = xp.arange(ids.shape[0], dtype=np.int64)
+        if keep == "last":
+            # later rows first among equal values (missing values stay in row order) -- except in a group of at most
+            # n rows, which pandas sorts whole, keeping row order among equal values
+            sizes = groups.sizes()
+            whole = sizes[xp.maximum(ids, 0)] <= int(n)
+            positions = xp.where(column.isna() | whole, positions, -positions)
+        frame = DataFrame._from_columns({0: NumericColumn(ids), 1: column, 2: NumericColumn(positions)},
+                                        default_index(ids.shape[0], xp))  # fmt: skip
+        ordered = frame.sort_values([0, 1, 2], ascending=[True, not largest, True], na_position="last")
+        rows = ordered.index._as_column().data  # the sorted frame's labels are the row positions
+        group = ids[rows]
+        rank = xp.arange(rows.shape[0], dtype=np.int64) - xp.searchsorted(group, group, side="left")
+        chosen = rows[(group >= 0) & (rank < int(n))]
+        values = column.take(chosen)
+        labels = self._obj.index.take(chosen)
+        if not (self._group_keys and self._as_index):
+            return Series._from_column(values, labels, self._obj.name)
+        levels = [key.take(ids[chosen]) for key in key_values] + list(
+            labels._key_columns() if isinstance(labels, MultiIndex) else [labels._as_column()])  # fmt: skip
+        names = list(self._keys.names) + list(labels.names)
+        return Series._from_column(values, MultiIndex._from_columns(levels, names), self._obj.name)
+
     def _list_agg(self, funcs: list[Any]) -> Any:
         if not funcs:
             raise ValueError("No objects to concatenate")
@@ -1042,6 +1240,27 @@ class DataFrameGroupBy(GroupBy):
         grouped = SeriesGroupBy(series, self._keys, **options)
         grouped.__dict__["_grouping"] = self._grouping
         return grouped
+
+    def value_counts(self, subset: Any = None, normalize: bool = False, sort: bool = True, ascending: bool = False,
+                     dropna: bool = True) -> Any:  # fmt: skip
+        """Occurrences of each distinct row of the value columns (or ``subset``) within each group, as pandas.
+
+        >>> import riptide as rt
+        >>> df = rt.DataFrame({"k": [1, 1, 1], "v": ["x", "y", "x"]})
+        >>> df.groupby("k").value_counts().tolist()
+        [2, 1]
+        """
+        items = self._value_items()
+        if subset is not None:
+            wanted = list(subset) if isinstance(subset, list | tuple) else [subset]
+            clashing = {label for label in wanted if label in self._keys.names}
+            if clashing:
+                raise ValueError(f"Keys {clashing} in subset cannot be in the groupby column keys.")
+            absent = {label for label in wanted if label not in self._obj._data}
+            if absent:
+                raise ValueError(f"Keys {absent} in subset do not exist in the DataFrame.")
+            items = [(label, column) for label, column in items if label in wanted]
+        return self._value_counts(items, normalize, sort, ascending, dropna)
 
     def _column_agg(self, label: Hashable, func: Any, *args: Any, **kwargs: Any) -> Column:
         """One column aggregated with one func (a name, a NumPy reduction or any callable)."""
@@ -1206,3 +1425,10 @@ def _is_riptide_labels(key: Any) -> bool:
     from riptide.frame.series import Series
 
     return isinstance(key, Index | Series)
+
+
+def _describes_as_number(column: Column) -> bool:
+    """What describe() summarises with count/mean/std/quantiles: numbers (not bools, text or times)."""
+    if not dtypes.is_numeric_or_bool(column.dtype) or dtypes.is_datetimelike(column.dtype):
+        return False
+    return dtypes.to_numpy_dtype(column.dtype).kind in "iuf"

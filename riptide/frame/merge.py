@@ -801,7 +801,7 @@ def _common_pair(left: Column, right: Column) -> tuple[Column, Column]:
     if ld == rd:
         return left, right
     if dtypes.is_datetimelike(ld) and dtypes.is_datetimelike(rd) and ld.kind == rd.kind:
-        common = np.result_type(ld, rd)
+        common = joins.common_time_dtype(ld, rd)  # tz-aware keys (the key check refused naive with aware)
         return astype(left, common), astype(right, common)
     numbers = dtypes.is_numeric_or_bool(ld) and dtypes.is_numeric_or_bool(rd)
     if numbers and (dtypes.to_numpy_dtype(ld).kind == "b") == (dtypes.to_numpy_dtype(rd).kind == "b"):
@@ -853,6 +853,11 @@ def _index_join_index(left: Any, right: Any, lpos: Any, rpos: Any, how: str) -> 
     if n_left == 0 or n_right == 0:
         # pandas converts the right side, and the left side only when it alone is empty (measured on 3.1).
         left, right = (_as_range_partner(left, right) if n_left == 0 < n_right else left), _as_range_partner(right, left)
+    left_tz, right_tz = getattr(left.dtype, "tz", None), getattr(right.dtype, "tz", None)
+    if left_tz is not None and right_tz is not None and str(left_tz) != str(right_tz):
+        # indexes of two time zones: pandas joins (and labels the result) in UTC, each side in its own unit
+        left, right = (Index._from_column(astype(ax._as_column(), pd.DatetimeTZDtype(ax.dtype.unit, "UTC")), ax.name)
+                       for ax in (left, right))  # fmt: skip
     base = how.replace("_anti", "")
     if base == "left":
         return _take_labels(left, lpos)

@@ -185,7 +185,7 @@ def _pivot_table(data: Any, values: Any, index: Any, columns: Any, aggfunc: Any,
         table = agged.unstack(list(range(len(index_keys), len(keys))), fill_value=fill_value, sort=sort)
 
     if not dropna:
-        table = _complete_product(table, fill_value)
+        table = _complete_product(table, fill_value, sort)
 
     if sort is True:
         table = _sort_column_labels(table)
@@ -249,8 +249,9 @@ def _sort_column_labels(frame: Any) -> Any:
     return _relabel(frame, axis[order], [frame._data[labels[i]] for i in order])
 
 
-def _complete_product(table: Any, fill_value: Any) -> Any:
+def _complete_product(table: Any, fill_value: Any, sort: bool = True) -> Any:
     """dropna=False: every combination of the row levels' values and of the column levels' values."""
+    from riptide.core.kernels.sort import stable_argsort
     from riptide.frame.multi_index import MultiIndex
 
     if isinstance(table.index, MultiIndex):
@@ -259,6 +260,14 @@ def _complete_product(table: Any, fill_value: Any) -> Any:
         full = MultiIndex.from_product([level.to_pandas() for level in levels], names=table.index.names)
         if len(full) != len(table) or not full.equals(table.index):
             table = table.reindex(full, fill_value=fill_value)
+    elif sort and len(table):
+        # unstack sorts a missing row label first (pandas' code -1); the groups pandas unstacks hold the missing key
+        # as a level value, which sorts last: move that row to the end.
+        missing = table.index._as_column().isna()
+        if bool(missing.any()):  # one scalar read: whether a row label is missing
+            order = stable_argsort(missing.astype(np.int8), table._xp())
+            table = table._with_columns({label: column.take(order) for label, column in table._data.items()},
+                                        table.index.take(order))  # fmt: skip
     if _depth(table) > 1:
         labels = table.columns
         # The levels as unstack made them: each level's distinct labels, a missing one last.
@@ -491,7 +500,7 @@ def crosstab(index: Any, columns: Any, values: Any = None, rownames: Any = None,
         table = pivot_table(frame, "__dummy__", index=row_names, columns=col_names, aggfunc=aggfunc,
                             margins=margins, margins_name=margins_name, dropna=dropna, observed=dropna)  # fmt: skip
     if normalize is not False:
-        table = _normalize(table, normalize, margins)
+        table = _normalize(table, normalize, margins, margins_name)
     return table
 
 
@@ -516,8 +525,9 @@ def _key_names(keys: list[Any], given: Any, prefix: str) -> list[Hashable]:
             for i, k in enumerate(keys)]  # fmt: skip
 
 
-def _normalize(table: Any, normalize: Any, margins: bool) -> Any:
-    """Shares instead of counts: of the whole table (True/"all"), of each row ("index") or column ("columns")."""
+def _normalize(table: Any, normalize: Any, margins: bool, margins_name: Hashable = "All") -> Any:
+    """Shares instead of counts: of the whole table (True/"all"), of each row ("index") or column ("columns");
+    0 where a row or column has no count at all, as pandas."""
     from riptide.frame.series import Series
 
     if normalize is True or normalize == "all":
@@ -528,17 +538,50 @@ def _normalize(table: Any, normalize: Any, margins: bool) -> Any:
     else:
         raise ValueError("Not a valid normalize argument")
     if margins:
-        raise NotImplementedError("normalize with margins")
+        return _normalize_with_margins(table, how, margins_name)
     columns = {label: Series._from_column(column, table.index) for label, column in table._data.items()}
     if how == "all":
-        total = sum(float(s.sum()) for s in columns.values())
-        scaled = {label: (s / total)._column for label, s in columns.items()}
+        total = sum(float(s.sum()) for s in columns.values())  # one scalar read per column
+        scaled = {label: s / total for label, s in columns.items()}
     elif how == "columns":
-        scaled = {label: (s / s.sum())._column for label, s in columns.items()}
+        scaled = {label: s / s.sum() for label, s in columns.items()}
     else:
         row_total = None
-        for s in columns.values():
-            row_total = s if row_total is None else row_total + s
-        scaled = {label: (s / row_total)._column for label, s in columns.items()}
-    result = table._with_columns(scaled)
-    return result
+        for s in columns.values():  # pandas' row sums skip missing values
+            row_total = s.fillna(0) if row_total is None else row_total + s.fillna(0)
+        scaled = {label: s / row_total for label, s in columns.items()}
+    return table._with_columns({label: s.fillna(0.0)._column for label, s in scaled.items()})
+
+
+def _normalize_with_margins(table: Any, how: str, margins_name: Hashable) -> Any:
+    """pandas' shares of a table with margins: the body normalized as without margins; the margin column (row
+    totals) kept as shares of the grand total for "columns" and "all", the margin row (column totals) for "index"
+    and "all" (with 1.0 in the corner)."""
+    from riptide.core.column import concat_columns, full
+    from riptide.frame.index import default_index
+    from riptide.frame.series import Series
+
+    labels = list(table._data)
+    last, last_row = labels[-1], table.index.to_pandas()[-1]  # labels are metadata, read on the host
+    for label in (last, last_row):
+        if not (label == margins_name or (isinstance(label, tuple) and margins_name in label)):
+            raise ValueError(f"{margins_name} not in pivoted DataFrame")
+    n = len(table) - 1
+    rows, margin_row = table.iloc[:n], table.iloc[n:]
+    body = _normalize(rows._with_columns({label: rows._data[label] for label in labels[:-1]}), how, False)
+    xp = table._xp()
+
+    def shares(column: Column, total: float | None = None) -> Column:
+        values = Series._from_column(column, default_index(len(column), xp))
+        return (values / (values.sum() if total is None else total)).fillna(0.0)._column
+
+    if how == "columns":
+        result = dict(body._data)
+    else:  # the margin row: each column's total as a share of the grand total
+        total = sum(float(margin_row._column_series(label).sum()) for label in labels[:-1])  # one read per column
+        result = {label: concat_columns([body._data[label], shares(margin_row._data[label], total)])
+                  for label in labels[:-1]}  # fmt: skip
+    if how in ("columns", "all"):  # the margin column: each row's total as a share of the grand total
+        margin = shares(rows._data[last])
+        result[last] = concat_columns([margin, full(1, 1.0, np.float64, xp)]) if how == "all" else margin
+    return table._with_columns(result, rows.index if how == "columns" else table.index)

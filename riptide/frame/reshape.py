@@ -238,16 +238,19 @@ def _dummies_of(column: Column, index: Any, prefix: Any, prefix_sep: str, dummy_
     if not dummy_na and n_levels == 0:
         return DataFrame._from_columns({}, index)
     wanted = list(range(n_levels)) + ([-1] if dummy_na else [])
+    # a categorical's prefixed labels spell its categories (ints stay ints next to NaN), as pandas spells them
+    spelled = list(shown) + ([np.nan] if dummy_na else []) if isinstance(column, CategoricalColumn) else None
     if dummy_na:
         shown = shown.insert(n_levels, np.nan)
     if drop_first:
         if len(wanted) == 1:
             return DataFrame._from_columns({}, index)
         wanted, shown = wanted[1:], shown[1:]
+        spelled = spelled[1:] if spelled is not None else None
     if prefix is None:
         labels = list(shown)
     else:
-        labels = [f"{prefix}{prefix_sep}{level}" for level in shown]
+        labels = [f"{prefix}{prefix_sep}{level}" for level in (shown if spelled is None else spelled)]
     result = {}
     for label, code in zip(labels, wanted):
         indicator = NumericColumn(codes == code if code >= 0 else codes < 0)
@@ -255,7 +258,11 @@ def _dummies_of(column: Column, index: Any, prefix: Any, prefix_sep: str, dummy_
     if len(result) < len(labels):
         raise ValueError(f"riptide DataFrames need unique column labels; get_dummies would repeat some of "
                          f"{labels}")  # fmt: skip
-    return DataFrame._from_columns(result, index)
+    frame = DataFrame._from_columns(result, index)
+    if isinstance(column, CategoricalColumn) and prefix is None:
+        # pandas labels a categorical's indicators with a CategoricalIndex of its dtype
+        frame._set_column_axis(pd.CategoricalIndex(labels, dtype=column.dtype))
+    return frame
 
 
 # --------------------------------------------------------------------------- sample

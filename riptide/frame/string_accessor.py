@@ -110,6 +110,36 @@ class SeriesStringAccessorMethods:
         raise AttributeError(f"Can only use .str accessor with string values, not {_kind_name(dtype)}")
 
 
+def _refuse_flags_with_compiled(pat: Any, flags: int) -> None:
+    """pandas hands a compiled pattern and ``flags`` to ``re.compile``, which refuses the pair."""
+    if isinstance(pat, re.Pattern) and flags:
+        raise ValueError("cannot process flags argument with a compiled pattern")
+
+
+def _is_list_like(value: Any) -> bool:
+    import pandas as pd
+
+    return pd.api.types.is_list_like(value) or hasattr(value, "_column")
+
+
+def _repeat_counts(repeats: Any, xp: Any) -> Any:
+    """``str.repeat``'s sequence of counts as an integer column (missing counts kept), by position."""
+    import pandas as pd
+
+    from riptide.core.column import NumericColumn, as_column
+
+    values = getattr(repeats, "_column", None)  # a riptide Series
+    if values is None:
+        if isinstance(repeats, list | tuple):  # ints with None: Int64
+            host = pd.array(list(repeats)) if len(repeats) else np.zeros(0, dtype=np.int64)
+        else:
+            host = repeats
+        values = as_column(host, xp=xp)
+    if not isinstance(values, NumericColumn) or dtypes.to_numpy_dtype(values.dtype).kind not in "iu":
+        raise TypeError(f"str.repeat needs integer counts, got dtype {values.dtype}")
+    return values
+
+
 def _na_kw(na: Any) -> dict:
     """``na`` for a pandas call: left out when the caller left it out."""
     return {} if na is _NA_DEFAULT else {"na": na}
@@ -183,6 +213,7 @@ class StringMethods:
                 return self._wrap(ops.contains(self._column, pat, na_value))
             pattern, flags = re.escape(pat), re.IGNORECASE
         else:
+            _refuse_flags_with_compiled(pat, flags)
             pattern, flags = pandas_rules.normalize(pat, case, flags)
             if isinstance(pattern, str) and not flags and ops.is_literal_regex(pattern):
                 return self._wrap(ops.contains(self._column, pattern, na_value))
@@ -211,6 +242,17 @@ class StringMethods:
         """``match`` / ``fullmatch`` (``method``): the same dispatch, a different anchoring of the walk."""
         na_value = self._na(na)
         self._check_pattern(pat, True)
+        if method == "match" and isinstance(pat, re.Pattern) and case is False and not pat.flags & re.IGNORECASE:
+            # (case=True is also pandas' default, so only case=False can be told apart as given)
+            raise ValueError("Cannot both specify 'case' and pass a compiled regexp object with conflicting "
+                             "case-sensitivity")  # fmt: skip
+        if method == "match" and isinstance(pat, re.Pattern) and flags:
+            requested = flags | (0 if case else re.IGNORECASE)
+            if re.compile(pat.pattern, requested).flags != pat.flags:
+                raise ValueError("Cannot both specify 'flags' and pass a compiled regexp object with conflicting flags")
+            flags = 0
+        else:
+            _refuse_flags_with_compiled(pat, flags)
         pattern, flags = pandas_rules.normalize(pat, case, flags)
         host = lambda acc: getattr(acc, method)(pat, case=case, flags=flags, **_na_kw(na))  # noqa: E731
         device = getattr(regex_ops, method)
@@ -227,6 +269,7 @@ class StringMethods:
         """
         if not isinstance(pat, (str, re.Pattern)):
             raise TypeError(f"expected string or bytes-like object, got {type(pat).__name__!r}")
+        _refuse_flags_with_compiled(pat, flags)
         pattern, flags = pandas_rules.normalize(pat, True, flags)
         if not flags and isinstance(pattern, str) and ops.is_literal_regex(pattern):
             # (an empty pattern counts bytes + 1 here, as pandas' pyarrow kernel does; Python's re counts characters)
@@ -318,11 +361,29 @@ class StringMethods:
         return self._wrap(ops.rstrip(self._column, to_strip))
 
     # --- building ------------------------------------------------------------------------------------------------
-    def repeat(self, repeats: int) -> Any:
-        """Each string repeated ``repeats`` times."""
-        if not isinstance(repeats, (int, np.integer)):
-            raise NotImplementedError("str.repeat with a sequence of counts (only one int so far)")
-        return self._wrap(ops.repeat(self._column, repeats))
+    def repeat(self, repeats: Any) -> Any:
+        """Each string repeated ``repeats`` times: one int, or a sequence of one int per row (by position; a
+        missing count gives a missing string, a negative one an empty string, as pandas).
+
+        >>> import riptide as rt
+        >>> rt.Series(["a", "bc"]).str.repeat([3, 2]).to_pandas().tolist()
+        ['aaa', 'bcbc']
+        """
+        if isinstance(repeats, (int, np.integer)) and not isinstance(repeats, (bool, np.bool_)):
+            return self._wrap(ops.repeat(self._column, repeats))
+        if isinstance(repeats, str) or not _is_list_like(repeats):
+            raise ValueError(f"repeats must be an int or a sequence of ints, not {type(repeats).__name__}")
+        counts = _repeat_counts(repeats, self._column.xp)
+        if counts.size != self._column.size:
+            raise ValueError(f"Arrays were different lengths: {self._column.size} vs {counts.size}")
+        result = ops.repeat(self._column, counts.data)
+        if not counts.can_hold_missing():
+            return self._wrap(result)
+        missing = counts.isna()
+        if not isinstance(repeats, list | tuple) and bool((missing & self._column.notna()).any()):  # one scalar read
+            # pandas reads <NA> in an array of counts as a count (a None in a list as a missing value)
+            raise TypeError("'NAType' object cannot be interpreted as an integer")
+        return self._wrap(result.set_missing(missing))
 
     def pad(self, width: int, side: str = "left", fillchar: str = " ") -> Any:
         """Pad each string to ``width`` characters with ``fillchar`` on ``side`` ("left", "right", "both").
@@ -731,35 +792,91 @@ class StringMethods:
             raise TypeError(f"na_rep must be a string, not {type(na_rep).__name__}")
         if others is None:
             return ops.join_all(self._column, sep, na_rep)
-        # ``join`` only matters when the indexes differ, which needs alignment (not supported yet, see below).
-        return self._wrap(ops.concat_rows([self._column] + self._cat_others(others), sep, na_rep))
+        columns, index = self._cat_others(others, join)
+        result = ops.concat_rows(columns, sep, na_rep)
+        if index is None:
+            return self._wrap(result)
+        from riptide.frame.series import Series
 
-    def _cat_others(self, others: Any) -> list:
+        return Series._from_column(result, index, self._series.name)
+
+    def _cat_others(self, others: Any, join: str) -> tuple[list, Any]:
+        """The columns ``cat`` concatenates (this one first), aligned on the index as pandas aligns them: each other
+        reindexed to this index for ``join="left"``, else every column on the joined index (then returned too)."""
+        from riptide.core.column import CategoricalColumn, full
+        from riptide.core.ops.cast import decode_categorical
+        from riptide.frame.dataframe import DataFrame
+
+        xp = self._column.xp
+        items = self._cat_series_list(others)
+        for i, item in enumerate(items):
+            column = item._column
+            if isinstance(column, CategoricalColumn):
+                column = decode_categorical(column)
+            if not dtypes.is_string(column.dtype):
+                if not bool(column.isna().all()):  # one scalar read: an all-missing column joins as missing strings
+                    kind = getattr(dtypes.to_numpy_dtype(column.dtype), "kind", "")
+                    kinds = {"i": "integer", "u": "integer", "f": "floating", "b": "boolean"}
+                    kind = kinds.get(kind, str(column.dtype))
+                    raise TypeError("Concatenation requires list-likes containing only strings (or missing values). "
+                                    f"Offending values found in column {kind}")  # fmt: skip
+                column = full(column.size, None, dtypes.STRING, xp)
+            items[i] = item._with_column(column.to_device(xp))
+        index = self._series.index
+        if all(item.index.equals(index) for item in items):
+            return [self._column] + [item._column for item in items], None
+        if join not in ("left", "right", "outer", "inner"):
+            raise ValueError(f"do not recognize join method {join}")
+        if join == "left":
+            return [self._column] + [item.reindex(index)._column for item in items], None
+        from riptide.frame.concat import concat
+
+        labels = list(range(1, len(items) + 1))
+        if len(items) == 1:
+            frame = DataFrame._from_columns({1: items[0]._column}, items[0].index)
+        else:
+            frame = concat(items, axis=1, join="inner" if join == "inner" else "outer", keys=labels, sort=False)
+        joined = DataFrame._from_columns({0: self._column}, index).join(frame, how=join)
+        return [joined._data[label] for label in [0] + labels], joined.index
+
+    def _cat_series_list(self, others: Any) -> list:
+        """pandas' reading of ``cat``'s ``others``: Series keep their index; a DataFrame or 2-D array gives its
+        columns; arrays, indexes and lists of strings take this Series' index (and must have its length)."""
+        import pandas as pd
+
+        from riptide.frame.dataframe import DataFrame
+        from riptide.frame.index import Index
         from riptide.frame.series import Series
 
         index = self._series.index
-        if isinstance(others, Series) or (isinstance(others, (list, tuple)) and others
-                                          and all(isinstance(o, Series) for o in others)):  # fmt: skip
-            series_list = [others] if isinstance(others, Series) else list(others)
-        elif isinstance(others, (list, tuple, np.ndarray)) and all(isinstance(o, str) or o is None for o in others):
-            if len(others) != len(index):
-                raise ValueError("If `others` contains arrays or lists (or other list-likes without an index), "
-                                 "these must all be of the same length as the calling Series/Index.")
-            series_list = [Series(list(others), dtype="str")]
-            series_list[0].index = index
-        else:
-            raise NotImplementedError(
-                f"str.cat with others of type {type(others).__name__} (a Series, a list of Series or a list of str so "
-                "far)"
-            )
-        columns = []
-        for other in series_list:
-            if not dtypes.is_string(other.dtype):
-                raise NotImplementedError(f"str.cat with a non-string Series ({other.dtype}) (not supported yet)")
-            if not other.index.equals(index):
-                raise NotImplementedError("str.cat with others on a different index (alignment not supported yet)")
-            columns.append(other._column.to_device(self._column.xp))
-        return columns
+
+        def positional(values: Any) -> Any:
+            if len(values) != len(index):
+                raise ValueError("If `others` contains arrays or lists (or other list-likes without an index), these "
+                                 "must all be of the same length as the calling Series/Index.")  # fmt: skip
+            series = values.to_series() if isinstance(values, Index) else Series(
+                values if not isinstance(values, list | tuple) else pd.array(list(values)))  # fmt: skip
+            return Series._from_column(series._column, index, None)
+
+        if isinstance(others, Series):
+            return [others]
+        if isinstance(others, pd.Series):
+            return [Series(others)]
+        if isinstance(others, DataFrame | pd.DataFrame):
+            frame = others if isinstance(others, DataFrame) else DataFrame(others)
+            return [frame[label] for label in frame.columns]
+        if isinstance(others, np.ndarray) and others.ndim == 2:
+            return [positional(others[:, j]) for j in range(others.shape[1])]
+        if isinstance(others, Index | pd.Index) or (isinstance(others, np.ndarray) and others.ndim == 1):
+            return [positional(others)]
+        if isinstance(others, list | tuple):
+            if all(isinstance(o, Series | pd.Series | Index | pd.Index) or (isinstance(o, np.ndarray) and o.ndim == 1)
+                   for o in others):  # fmt: skip
+                return [item for o in others for item in self._cat_series_list(o)]
+            if all(not pd.api.types.is_list_like(o) for o in others):
+                return [positional(others)]
+        raise TypeError("others must be Series, Index, DataFrame, np.ndarray or list-like (either containing only "
+                        "strings or containing only objects of type Series/Index/np.ndarray[1-dim])")
 
     # --- more methods: slice_replace, index, translate, affixes, get_dummies, normalize, wrap ----------------------
     def slice_replace(self, start: int | None = None, stop: int | None = None, repl: str | None = None) -> Any:
@@ -933,6 +1050,8 @@ class CategoricalStringMethods:
             return getattr(StringMethods(self._decoded()), name)
 
         def method(*args: Any, **kwargs: Any) -> Any:
+            if name == "repeat" and _is_list_like((args or (kwargs.get("repeats"),))[0]):
+                return StringMethods(self._decoded()).repeat(*args, **kwargs)  # one count per row: row-wise
             return self._per_category(name, args, kwargs)
 
         method.__name__ = name
@@ -1045,6 +1164,11 @@ class IndexStringMethods:
             return attribute
 
         def method(*args: Any, **kwargs: Any) -> Any:
+            if name == "cat":  # pandas aligns the others of an Index's cat on its labels
+                from riptide.frame.series import Series
+
+                labelled = Series._from_column(self._index._as_column(), self._index, self._index.name)
+                return self._as_index_result(name, labelled.str.cat(*args, **kwargs))
             return self._as_index_result(name, attribute(*args, **kwargs))
 
         method.__name__ = name

@@ -83,9 +83,45 @@ def test_date_range_errors(kwargs, error, match):
         rt.date_range(**kwargs)
 
 
-def test_date_range_time_zone_not_implemented():
-    with pytest.raises(NotImplementedError, match="tz"):
-        rt.date_range("2020-01-01", periods=3, tz="UTC")
+_ZONED = [
+    dict(start="2021-03-13", periods=6), dict(start="2021-11-06 22:00", end="2021-11-08"),
+    dict(end="2021-03-15", periods=5), dict(start="2021-03-14 01:30", periods=4),
+    dict(start="2021-03-14 02:30", periods=4), dict(start="2021-11-07 01:30", periods=4),
+    dict(start="2021-03-13 10:00", periods=3, normalize=True),
+    dict(start="2021-01-01", end="2021-01-03", inclusive="neither"),
+    dict(start="2021-01-01", end="2021-01-03", unit="s", name="x"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("tz", ["US/Eastern", "UTC", "Australia/Lord_Howe"])
+@pytest.mark.parametrize("freq", ["h", "30min", "D", "24h", "ME", "W", "QE"])
+@pytest.mark.parametrize("kwargs", _ZONED)
+def test_date_range_with_a_time_zone(kwargs, freq, tz):
+    """tz=: fixed frequencies step through absolute time (across DST), calendar ones through wall-clock time; a wall
+    time that does not exist or is ambiguous raises as in pandas."""
+    _same(dict(kwargs, freq=freq, tz=tz))
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), periods=4, freq="D"),
+    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), end=pd.Timestamp("2021-03-16", tz="US/Eastern")),
+    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), end="2021-03-16", periods=4),
+    dict(start=pd.Timestamp("2021-03-13", tz="UTC"), periods=3, tz="UTC"),
+    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), end=pd.Timestamp("2021-03-16", tz="UTC")),
+    dict(start="2021-03-13", periods=3, tz="Foo/Bar"),
+])  # fmt: skip
+def test_date_range_with_tz_aware_endpoints(kwargs):
+    with warnings.catch_warnings():  # zones that disagree go to pandas (its error)
+        warnings.simplefilter("ignore")
+        try:
+            expected = pd.date_range(**kwargs)
+        except Exception as err:  # noqa: BLE001 - the same exception type is the contract
+            with pytest.raises(type(err)):
+                rt.date_range(**kwargs)
+            return
+        got = rt.date_range(**kwargs).to_pandas()
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got.asi8, expected.asi8)
 
 
 def test_date_range_other_offsets_via_pandas():

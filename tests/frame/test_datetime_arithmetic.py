@@ -98,3 +98,21 @@ def test_between_date_strings_and_timedelta_strings():
     td = pd.Series(pd.to_timedelta(["1h", None, "3 days"]))
     _both(td, lambda x: x > "2h")
     _both(td, lambda x: x == "1h")
+
+
+_NEAR_BOUNDS = pd.Series(pd.to_datetime(["1677-09-22", "2020-01-01", None, "2262-04-10"])).dt.as_unit("ns")
+_LONG = pd.Series(pd.to_timedelta(["100000 days", "1 days", None, "-1 days"]))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda s: s - pd.Timedelta("1D"), lambda s: s + pd.Timedelta("1D"), lambda s: s + pd.Timedelta("-1000D"),
+    lambda s: s + _LONG.to_numpy() if isinstance(s, pd.Series) else s + rt.from_pandas(_LONG),
+    lambda s: s - s.iloc[::-1].reset_index(drop=True), lambda s: s - pd.Timestamp("1677-09-22"),
+    lambda s: pd.Timestamp("1677-09-22") - s, lambda s: s.dt.as_unit("us") - pd.Timedelta("1D"), lambda s: s + pd.NaT,
+    lambda s: (s - s) + (s - s), lambda s: s - pd.offsets.Day(2), lambda s: s + pd.offsets.Hour(-1),
+    lambda s: s + pd.offsets.Minute(5),
+])  # fmt: skip
+def test_datetime_arithmetic_out_of_range_raises_overflow_error(fn):
+    """A datetime or timedelta result outside int64 ticks raises pandas' OverflowError instead of wrapping around
+    (missing rows never count)."""
+    _both(_NEAR_BOUNDS, fn)

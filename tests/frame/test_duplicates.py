@@ -105,3 +105,19 @@ def test_missing_subset_column_raises_key_error():
         pd.DataFrame({"a": [1]}).drop_duplicates(subset=["zz"])
     with pytest.raises(KeyError, match="zz"):
         rt.DataFrame({"a": [1]}).drop_duplicates(subset=["zz"])
+
+
+@pytest.mark.parametrize("subset", ["b", ["b"], "s", ["b", "s"]])
+def test_frame_value_counts_of_one_label_has_a_flat_index(subset):
+    frame = pd.DataFrame({"b": [1, 1, 2, 2, 2], "s": pd.Series(["x", None, "x", "é", "é"], dtype="str")})
+    for kwargs in ({}, {"dropna": False, "normalize": True}):
+        assert_series_equal(rt.from_pandas(frame).value_counts(subset=subset, **kwargs),
+                            frame.value_counts(subset=subset, **kwargs))  # fmt: skip
+
+
+def test_value_counts_with_bins_has_an_unnamed_index():
+    s = pd.Series([1.0, 2.0, 2.5, np.nan, 10.0], name="v")
+    got = rt.from_pandas(s).value_counts(bins=3).to_pandas()
+    expected = s.value_counts(bins=3)
+    assert got.index.name is None and expected.index.name is None
+    assert got.tolist() == expected.tolist() and got.index.astype(str).tolist() == expected.index.astype(str).tolist()

@@ -208,3 +208,32 @@ def test_dict_and_series_lookups_stay_on_the_device(values, mapping, monkeypatch
     _compare(rt.Series(s).map(mapping), s.map(mapping), s)
     mapper = pd.Series(list(mapping.values()), index=list(mapping.keys()))
     _compare(rt.Series(s).map(rt.Series(mapper)), s.map(mapper), s)
+
+
+@pytest.mark.filterwarnings("ignore::riptide.errors.HostFallbackWarning")
+@pytest.mark.parametrize("na_action", [None, "ignore"])
+@pytest.mark.parametrize("func", [lambda x: x * 2, abs, str, lambda x: x + 0.5 if x > 1 else -x],
+                         ids=["double", "abs", "str", "if"])
+def test_frame_map_applies_the_function_to_each_value(func, na_action) -> None:
+    """DataFrame.map: each column mapped as Series.map maps it (pandas 3's elementwise map, formerly applymap)."""
+    frame = pd.DataFrame({"a": [1.0, np.nan, -2.5], "b": [3, 4, 0], "i": pd.array([1, None, 3], dtype="Int64")})
+    if func is str:
+        frame = frame.assign(s=pd.Series(["x", None, "yz"], dtype="str"))
+    try:
+        expected = frame.map(func, na_action=na_action)
+    except TypeError:  # pandas' own error (bool(pd.NA) in the function): riptide raises it too
+        with pytest.raises(TypeError):
+            rt.from_pandas(frame).map(func, na_action=na_action)
+        return
+    pd.testing.assert_frame_equal(rt.from_pandas(frame).map(func, na_action=na_action).to_pandas(), expected)
+
+
+def test_frame_map_bad_arguments() -> None:
+    frame = pd.DataFrame({"b": [3, 4]})
+    for call, error in [(lambda f: f.map({1: 2}), TypeError), (lambda f: f.map(abs, na_action="x"), ValueError)]:
+        with pytest.raises(error):
+            call(frame)
+        with pytest.raises(error):
+            call(rt.from_pandas(frame))
+    got = rt.from_pandas(frame).map(lambda x, k: x + k, k=3).to_pandas()
+    pd.testing.assert_frame_equal(got, frame.map(lambda x, k: x + k, k=3))

@@ -218,6 +218,9 @@ def test_keys_of_different_dtypes_are_cast_as_pandas_casts_them(data, group, sor
         if sort and how == "left" and _pandas_takes_codes_for_sorted(left["k"], right["k"]):
             _check_left_join_sorted_by_value(left, right)
             continue
+        if sort and how == "right" and _pandas_takes_codes_for_sorted(right["k"], left["k"]):
+            _check_left_join_sorted_by_value(left, right, how="right")  # the same quirk, the sides swapped
+            continue
         merge_both(left, right, on="k", how=how, sort=sort)
 
 
@@ -234,9 +237,9 @@ def _pandas_takes_codes_for_sorted(lk: pd.Series, rk: pd.Series) -> bool:
     return bool(codes.is_monotonic_increasing) and (values != sorted(values) or missing_first)
 
 
-def _check_left_join_sorted_by_value(left: pd.DataFrame, right: pd.DataFrame) -> None:
-    got = rt.merge(rt.from_pandas(left), rt.from_pandas(right), on="k", how="left", sort=True).to_pandas()
-    expected = pd.merge(left, right, on="k", how="left", sort=False)
+def _check_left_join_sorted_by_value(left: pd.DataFrame, right: pd.DataFrame, how: str = "left") -> None:
+    got = rt.merge(rt.from_pandas(left), rt.from_pandas(right), on="k", how=how, sort=True).to_pandas()
+    expected = pd.merge(left, right, on="k", how=how, sort=False)
     expected = expected.sort_values("k", kind="stable", na_position="last").reset_index(drop=True)
     pdt.assert_frame_equal(got, expected, check_dtype=False)
 
@@ -386,6 +389,22 @@ def test_string_categorical_and_datetime_keys(how):
     for on in (["s"], ["c"], ["d"], ["s", "c"], ["c", "d"]):
         merge_both(left, right, on=on, how=how)
         merge_both(left, right, on=on, how=how, sort=True)
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+def test_tz_aware_keys_of_other_zones_and_naive_keys(how):
+    """Keys of two time zones match on the instant (the key in the left's zone; indexes joined in UTC); a naive key
+    with a tz-aware one raises pandas' ValueError (TypeError for two indexes)."""
+    stamps = pd.to_datetime(["2020-01-01", "2020-01-02", None], format="ISO8601")
+    left = pd.DataFrame({"k": stamps.tz_localize("UTC"), "x": [1, 2, 3]})
+    eastern = pd.to_datetime(["2019-12-31 19:00", "2020-01-03", None], format="ISO8601").tz_localize("US/Eastern")
+    for keys in (eastern, eastern.as_unit("ns"), left.k.dt.as_unit("ns"), stamps):
+        right = pd.DataFrame({"k": keys, "y": [4, 5, 6]})
+        merge_both(left, right, on="k", how=how)
+        merge_both(right, left, on="k", how=how)
+        for a, b in ((left, right), (right, left)):
+            a, b = a.set_index("k"), b.set_index("k")
+            check_same(lambda: a.join(b, how=how), lambda: rt.from_pandas(a).join(rt.from_pandas(b), how=how))
 
 
 @pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])

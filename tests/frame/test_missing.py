@@ -456,6 +456,52 @@ def test_frame_isin_mixed_values():
     check(rt.from_pandas(df), df, lambda obj: obj.isin([1, "y"]))
 
 
+_STAMPS = pd.to_datetime(["2020", None, "2020-01-01 00:00:00.5"], format="ISO8601")
+
+
+@pytest.mark.parametrize("column", [pd.Series(_STAMPS), pd.Series(_STAMPS.as_unit("ns")),
+                                    pd.Series(pd.to_timedelta(["1D", None, "1s"])),
+                                    pd.Series(_STAMPS.tz_localize("UTC"))], ids=["s", "ns", "timedelta", "tz"])
+@pytest.mark.parametrize("values", [
+    [pd.NaT], [None], [np.nan], [pd.NA], [np.datetime64("NaT", "ns")], [np.timedelta64("NaT", "ns")],
+    pd.Series([pd.NaT]), pd.Series([np.nan]), pd.Series(pd.to_timedelta([None])), pd.Index([pd.NaT]),
+    [pd.Timestamp("2020-01-01 00:00:00.5")], pd.Series(_STAMPS[2:].as_unit("ms")), [pd.Timedelta("1D")],
+    [pd.Timestamp("2019-12-31 19:00", tz="US/Eastern")], pd.Series(_STAMPS[:2].tz_localize("US/Eastern")),
+    [pd.Timestamp("2020"), np.nan], [pd.Timedelta("1D"), None], [pd.NaT, "x"],
+])  # fmt: skip
+def test_isin_of_datetimes_and_timedeltas(column, values):
+    """NaT matches pd.NaT, or the missing values of values read as the column's kind ([Timestamp, NaN], not [NaN] or
+    [None] alone); datetimes never match timedeltas, nor naive tz-aware values; values of another unit compare in the
+    finer unit (no truncation)."""
+    check(rt.from_pandas(column), column,
+          lambda obj: obj.isin(values if isinstance(obj, pd.Series) or not isinstance(values, pd.Series)
+                               else rt.from_pandas(values)))  # fmt: skip
+
+
+_ISIN_FRAME = pd.DataFrame({"a": [1, 2, 3], "b": pd.Series(["x", "y", "z"], dtype="str"), "c": [1.0, np.nan, 3.0],
+                            "I": pd.array([1, None, 3], dtype="Int64"), "bo": [True, False, True],
+                            "d": pd.to_datetime(["2020", None, "2021"])}, index=[0, 1, 2])  # fmt: skip
+
+
+@pytest.mark.parametrize("values", [
+    pd.DataFrame({"a": [1, 5], "c": [np.nan, np.nan], "z": [1, 2], "I": [1, 1], "bo": [True, True]}),
+    pd.DataFrame({"a": [3, 2, 1], "b": pd.Series(["z", "y", "q"], dtype="str")}, index=[2, 1, 0]),
+    pd.DataFrame({"a": [1.0, 2.0]}), pd.DataFrame({"d": pd.to_datetime(["2020", None])}), pd.DataFrame(index=[0, 1]),
+    pd.DataFrame({"a": [1, 2]}, index=[0, 0]), pd.Series([1, 2, 9], index=[0, 1, 5]), pd.Series([1.0, np.nan, 3.0]),
+    pd.Series([1, 2], index=[0, 0]), pd.Series([True, False]), pd.Series([], dtype="float64"),
+])  # fmt: skip
+def test_frame_isin_aligned_frame_or_series(values):
+    """isin with a DataFrame/Series compares value by value at the same row (and column) labels, as pandas;
+    a values object with a repeated row label raises ValueError."""
+    df = _ISIN_FRAME if isinstance(values, pd.DataFrame) else _ISIN_FRAME[["a", "c", "I", "bo"]]
+    def isin(obj):
+        return obj.isin(values if isinstance(obj, pd.DataFrame) else rt.from_pandas(values))
+
+    check(rt.from_pandas(df), df, isin)
+    repeated = df.set_axis([5, 1, 5])
+    check(rt.from_pandas(repeated), repeated, isin)
+
+
 @given(series_st(dtypes=["int64", "float64", "Int64", "Float64", "datetime64[ns]", "str"]),
        st.sampled_from(["both", "neither", "left", "right"]), st.data())  # fmt: skip
 def test_between(s, inclusive, data):

@@ -110,6 +110,8 @@ PIVOT_TABLE_CASES = [
     dict(values=["v", "w"], index="a", columns="b", margins=True, aggfunc="sum"),
     dict(values="w", index="a", columns="b", aggfunc="sum", margins=True, margins_name="Total"),
     dict(values="v", index="a", columns="b", dropna=False),
+    dict(values="v", index="b", columns="a", dropna=False),  # a missing row key: its row comes last, as in pandas
+    dict(values="w", index="b", columns="a", aggfunc="sum", dropna=False, margins=True),
     dict(values="v", index="a", columns="b", aggfunc="median"),
     dict(values="w", index="a", columns="b", aggfunc=np.sum),
     dict(values="v", index="a", columns="b", aggfunc="std"),
@@ -172,6 +174,13 @@ CROSSTAB_CASES = [
     lambda m, d: m.crosstab(d["a"], d["b"], aggfunc="sum"),
     lambda m, d: m.crosstab(d["a"], d["b"], values=d["v"]),
     lambda m, d: m.crosstab(d["a"], d["b"], normalize="bad"),
+    lambda m, d: m.crosstab(d["a"], d["b"], normalize=True, margins=True),
+    lambda m, d: m.crosstab(d["a"], d["b"], normalize="index", margins=True),
+    lambda m, d: m.crosstab(d["a"], d["b"], normalize="columns", margins=True, margins_name="T"),
+    lambda m, d: m.crosstab(d["a"], d["b"], values=d["v"], aggfunc="sum", normalize="index"),
+    lambda m, d: m.crosstab(d["a"], d["b"], values=d["v"], aggfunc="sum", normalize="all", margins=True),
+    lambda m, d: m.crosstab(d["b"], d["a"], dropna=False),
+    lambda m, d: m.crosstab(d["b"], d["a"], dropna=False, normalize=0, margins=True),
 ]
 
 

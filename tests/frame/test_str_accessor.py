@@ -221,10 +221,19 @@ def test_non_string_series_has_no_str(values):
     assert not hasattr(rt.Series(s), "str")
 
 
-@pytest.mark.parametrize("call", [lambda acc: acc.repeat([1, 2])])
-def test_not_implemented(call):
-    with pytest.raises(NotImplementedError):
-        call(rt.Series(["ab", None]).str)
+@pytest.mark.parametrize("kind", ["list", "array", "Int64", "pandas Series", "riptide Series", "uint8", "floats",
+                                  "too short", "string"])  # fmt: skip
+def test_repeat_with_a_count_per_row(kind):
+    """One count per row, by position: None / <NA> give a missing string, negative counts an empty one; float
+    counts raise TypeError, a wrong length ValueError, as pandas."""
+    s = pd.Series(["ab", None, "", "é😀", "x"], dtype="str", index=[5, 4, 3, 2, 1])
+    counts = [3, 2, None, 1, -1]
+    repeats = {"list": counts, "array": np.array([3, 2, 0, 1, -1]), "Int64": pd.array(counts, dtype="Int64"),
+               "pandas Series": pd.Series([3, 2, 1, 0, 2]), "riptide Series": pd.Series([3, 2, 1, 0, 2]),
+               "uint8": np.array([3, 2, 1, 0, 2], dtype=np.uint8), "floats": [1.0, 2.5, 1.0, 1.0, 1.0],
+               "too short": [1, 2], "string": "2"}[kind]  # fmt: skip
+    mine = rt.from_pandas(repeats) if kind == "riptide Series" else repeats
+    check_same_outcome(lambda: rt.Series(s).str.repeat(mine), lambda: s.str.repeat(repeats), assert_series_equal)
 
 
 @pytest.mark.parametrize("call", [
@@ -440,7 +449,6 @@ def test_split_family_bad_arguments(call):
 @pytest.mark.parametrize("call", [
     lambda acc: acc.split("a"), lambda acc: acc.rsplit(),
     lambda acc: acc.split("", expand=True), lambda acc: acc.partition("a", expand=False),
-    lambda acc: acc.cat(rt.Series(["x", "y"], index=[1, 2])),
 ])  # fmt: skip
 def test_split_family_not_implemented(call):
     with pytest.raises(NotImplementedError):
@@ -451,6 +459,41 @@ def test_split_family_not_implemented(call):
 def test_cat_join_on_the_same_index(join):
     s = pd.Series(["a", None, "中"], dtype="str", index=[3, 1, 2], name="x")
     same(s, lambda acc: acc.cat(_both(s.str.upper())(acc), join=join, sep="-"))
+
+
+_CAT_OTHERS = {
+    "other index": pd.Series(["x", "y", "z", None], dtype="str", index=[2, 3, 0, 1]),
+    "partial index": pd.Series(["p", "q"], dtype="str", index=[1, 5]),
+    "two Series": [pd.Series(["x", "y", "z", None], dtype="str", index=[2, 3, 0, 1]),
+                   pd.Series(["p", "q"], dtype="str", index=[1, 5])],
+    "DataFrame": pd.DataFrame({"a": pd.Series(["x", "y", "z", None], dtype="str", index=[2, 3, 0, 1]),
+                               "b": pd.Series(["u", "v", "w", "x"], dtype="str", index=[0, 1, 2, 7])}),
+    "2-D array": np.array([["a", "b"], ["c", "d"], ["e", "f"], ["g", None]], dtype=object),
+    "Index": pd.Index(["a", "b", "c", "d"]), "tuple": ("a", None, "c", "d"),
+    "Series and array": [pd.Series(["x", "y", "z", None], dtype="str", index=[2, 3, 0, 1]),
+                         np.array(["a", "b", "c", "d"], dtype=object)],
+    "categorical": pd.Series(pd.Categorical(["x", "y", "z", "x"]), index=[0, 1, 2, 7]),
+    "all missing floats": pd.Series([np.nan] * 4, index=[0, 1, 2, 7]),
+    "ints": pd.Series([1, 2, 3, 4], index=[0, 1, 2, 7]), "int list": [1, 2, 3, 4], "scalar": 5,
+    "list of lists": [pd.Series(["x"] * 4, dtype="str"), ["a", "b", "c", "d"]],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("join", ["left", "right", "outer", "inner", "bad"])
+@pytest.mark.parametrize("others", _CAT_OTHERS.values(), ids=_CAT_OTHERS.keys())
+def test_cat_aligns_others_as_pandas(others, join):
+    """Series and DataFrame columns are aligned on the index with ``join`` (the result on the joined index); arrays
+    and lists take the caller's index; non-string values raise TypeError, a bad ``join`` ValueError."""
+    s = pd.Series(["a", "b", None, "é"], dtype="str", index=[0, 1, 2, 7])
+
+    def mine(value):
+        if isinstance(value, list) and value and isinstance(value[0], pd.Series):
+            return [mine(v) for v in value]
+        return rt.from_pandas(value) if isinstance(value, pd.Series | pd.DataFrame) else value
+
+    for kwargs in ({}, {"sep": ",", "na_rep": "-"}):
+        check_same_outcome(lambda: rt.Series(s).str.cat(mine(others), join=join, **kwargs),
+                           lambda: s.str.cat(others, join=join, **kwargs), assert_series_equal)  # fmt: skip
 
 
 def test_split_family_large_random_column():

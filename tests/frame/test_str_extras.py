@@ -280,3 +280,12 @@ def test_index_str_errors_and_dummies():
     assert rt.Index(pidx).str.cat(sep="/") == pidx.str.cat(sep="/")
     cidx = pd.CategoricalIndex(["a", "bb", "a"])
     assert_index_equal(rt.Index(cidx).str.len(), cidx.str.len())
+
+
+@pytest.mark.parametrize("others", [pd.Series(["x", "y", "z"], index=["b", "a", "q"]), ["x", None, "z"],
+                                    pd.Series(["x", "y", "z"], index=["a", "b", "c"]).iloc[::-1]])  # fmt: skip
+def test_index_str_cat_aligns_others_on_the_labels(others):
+    """An Index's cat aligns Series others on its labels (pandas puts the Index in a Series indexed by itself)."""
+    pidx = pd.Index(["a", "b", None], dtype="str", name="k")
+    mine = rt.from_pandas(others) if isinstance(others, pd.Series) else others
+    assert_index_equal(rt.Index(pidx).str.cat(mine, sep="-"), pidx.str.cat(others, sep="-"))

@@ -181,6 +181,19 @@ def test_findall_not_implemented():
         rt.Series(["a"]).str.findall("a")
 
 
+@pytest.mark.parametrize("call", [
+    lambda acc: acc.contains(re.compile("a"), flags=re.I), lambda acc: acc.fullmatch(re.compile("a"), flags=re.I),
+    lambda acc: acc.count(re.compile("a"), flags=re.I), lambda acc: acc.match(re.compile("a"), flags=re.I),
+    lambda acc: acc.match(re.compile("a"), case=False), lambda acc: acc.match(re.compile("a", re.I), flags=re.I),
+    lambda acc: acc.match(re.compile("a", re.I), case=False), lambda acc: acc.contains(re.compile("a"), case=False),
+    lambda acc: acc.count(re.compile("a"), flags=0),
+])  # fmt: skip
+def test_compiled_pattern_with_flags_or_case(call):
+    """pandas refuses flags next to a compiled pattern (ValueError), except flags that match's compiled pattern
+    already has."""
+    same(pd.Series(["ab", "Ab", None], dtype="str"), call)
+
+
 def test_bad_arguments():
     s = pd.Series(["a", None], dtype="str")
     same(s, lambda acc: acc.contains(1))

@@ -108,7 +108,11 @@ def add_offset(ticks: Any, unit: str, offset: Any, xp: Any, sign: int = 1) -> tu
     nat = ticks == NAT
     kind = type(offset)
     if kind in _FIXED:
-        moved = ticks + n * _ticks_of_ns(_NS_PER[_FIXED[kind]], unit)
+        delta = n * _ticks_of_ns(_NS_PER[_FIXED[kind]], unit)
+        moved = ticks + delta
+        # two's complement: the sum wrapped where the result's sign differs from both operands' (NaT rows aside)
+        if bool(((((ticks ^ moved) & (delta ^ moved)) < 0) & ~nat).any()):  # one scalar read: pandas refuses it
+            raise OverflowError("Overflow in int64 addition")
     elif kind is pd.offsets.Week:
         moved = _weekly(ticks, unit, n, offset.weekday, xp)
     elif kind is pd.DateOffset:

@@ -44,6 +44,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, concat_columns
@@ -117,8 +118,12 @@ def _comparable_pair(left: Column, right: Column, name: Any, strict: bool, missi
     left_time, right_time = dtypes.is_datetimelike(ld), dtypes.is_datetimelike(rd)
     if left_time != right_time or (left_time and ld.kind != rd.kind):
         raise ValueError(_incompatible_message(ld, rd, name))
+    if left_time and (getattr(ld, "tz", None) is None) != (getattr(rd, "tz", None) is None):
+        if not strict:  # index-on-index join
+            raise TypeError("Cannot join tz-naive with tz-aware DatetimeIndex")
+        raise ValueError(_incompatible_message(ld, rd, name))  # naive with tz-aware: pandas refuses
     if left_time:
-        common = ld if ld == rd else np.result_type(ld, rd)  # the finer unit (tz-aware keys: the same dtype)
+        common = ld if ld == rd else common_time_dtype(ld, rd)  # the finer unit; tz-aware: in the left's zone
         left = astype(left, common) if ld != common else left
         right = astype(right, common) if rd != common else right
         return (left, right) if missing_last else (_ticks(left), _ticks(right))
@@ -165,6 +170,17 @@ def _union_codes(left: CategoricalColumn, right: CategoricalColumn, name: Any, m
         return NumericColumn(xp.where(own < 0, n_distinct, mapping[xp.maximum(own, 0)]))
 
     return recoded(left, codes[:n_left]), recoded(right, codes[n_left:])
+
+
+def common_time_dtype(ld: Any, rd: Any) -> Any:
+    """The dtype two datetime (or timedelta) keys are compared in: the finer unit; tz-aware keys of two zones (the
+    same instants whatever the zone) in the left key's dtype, as pandas casts the right key to it."""
+    if getattr(ld, "tz", None) is None:
+        return np.result_type(ld, rd)
+    if str(ld.tz) != str(rd.tz):
+        return ld
+    units = ("s", "ms", "us", "ns")
+    return pd.DatetimeTZDtype(max(ld.unit, rd.unit, key=units.index), ld.tz)
 
 
 def _incompatible_message(ld: Any, rd: Any, name: Any) -> str:

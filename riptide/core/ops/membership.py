@@ -53,6 +53,12 @@ def isin(column: Column, values: Any) -> NumericColumn:
 
 def _wants_missing(column: Column, values: Any, wanted: Column) -> bool:
     """Whether missing rows match, with pandas' rules for which missing marker counts per dtype."""
+    if dtypes.is_datetimelike(column.dtype):
+        # pandas matches NaT with pd.NaT, or with the missing values of values it reads as datetimes (timedeltas) of
+        # the column's kind: [Timestamp, NaN] matches, [NaN] or [None] alone does not
+        if isinstance(values, list | tuple | set | frozenset) and any(v is pd.NaT for v in values):
+            return True
+        return _same_time_kind(column.dtype, wanted.dtype) and bool(wanted.isna().any())
     if not isinstance(values, list | tuple | set | frozenset):
         return bool(wanted.isna().any())
     if dtypes.is_masked(column.dtype):
@@ -88,11 +94,17 @@ def _isin_numeric(column: NumericColumn, wanted: Column, xp: Any) -> Any:
         return xp.zeros(column.size, dtype=bool)
     keep = ~wanted.isna()
     table = wanted.data[keep] if wanted.can_hold_missing() else wanted.data
-    if dtypes.is_datetimelike(column.dtype) and wanted.dtype != column.dtype:
-        from riptide.core.ops.cast import astype
+    data = column.data
+    if dtypes.is_datetimelike(column.dtype):
+        if not _same_time_kind(column.dtype, wanted.dtype):  # datetimes never equal timedeltas, naive never aware
+            return xp.zeros(column.size, dtype=bool)
+        mine, theirs = dtypes.to_numpy_dtype(column.dtype), dtypes.to_numpy_dtype(wanted.dtype)
+        if mine != theirs:  # compare in the finer unit (a coarser one would truncate the finer values)
+            from riptide.core.ops.cast import astype
 
-        converted = astype(NumericColumn(table, wanted.dtype), column.dtype)
-        table = converted.data
+            finer = max(mine, theirs, key=lambda dtype: _UNITS.index(np.datetime_data(dtype)[0]))
+            data = data if mine == finer else astype(NumericColumn(data, mine), finer).data
+            table = table if theirs == finer else astype(NumericColumn(table, theirs), finer).data
     elif column.data.dtype.kind in "iu" and table.dtype.kind == "f":
         # Integers against floats compare exactly, as pandas does: only integral floats inside the column's range
         # can match, and they are compared as integers (promoting the column to float64 instead would round
@@ -100,7 +112,19 @@ def _isin_numeric(column: NumericColumn, wanted: Column, xp: Any) -> Any:
         info = np.iinfo(column.data.dtype)
         exact = (table == xp.floor(table)) & (table >= float(info.min)) & (table < float(info.max) + 1.0)
         table = table[exact].astype(column.data.dtype)
-    return xp.isin(column.data, table)
+    return xp.isin(data, table)
+
+
+_UNITS = ("s", "ms", "us", "ns")
+
+
+def _same_time_kind(column_dtype: Any, wanted_dtype: Any) -> bool:
+    """Both datetimes (both naive or both tz-aware) or both timedeltas."""
+    if not dtypes.is_datetimelike(wanted_dtype):
+        return False
+    if dtypes.to_numpy_dtype(column_dtype).kind != dtypes.to_numpy_dtype(wanted_dtype).kind:
+        return False
+    return (getattr(column_dtype, "tz", None) is None) == (getattr(wanted_dtype, "tz", None) is None)
 
 
 def _isin_by_codes(column: Column, wanted: Column, xp: Any) -> Any:

@@ -678,19 +678,26 @@ def zfill(column: StringColumn, width: Any) -> StringColumn:
 
 
 def repeat(column: StringColumn, repeats: Any) -> StringColumn:
-    """Each row repeated ``repeats`` times (one int for every row).
+    """Each row repeated ``repeats`` times: one int for every row, or an int64 array of one count per row
+    (a negative count gives an empty string, as pandas).
 
     >>> import pyarrow as pa
     >>> repeat(StringColumn.from_arrow(pa.array(["ab", ""]), np), 2).to_arrow().to_pylist()
     ['abab', '']
+    >>> repeat(StringColumn.from_arrow(pa.array(["ab", "c"]), np), np.array([1, 3])).to_arrow().to_pylist()
+    ['ab', 'ccc']
     """
     xp = column.xp
-    if not isinstance(repeats, (int, np.integer)) or isinstance(repeats, bool):
+    if isinstance(repeats, (int, np.integer)) and not isinstance(repeats, bool):
+        if repeats < 0:
+            raise ValueError("Repeat count must be a non-negative integer")
+        counts: Any = int(repeats)
+    elif isinstance(repeats, xp.ndarray) and repeats.dtype.kind in "iu":
+        counts = xp.maximum(repeats.astype(np.int64, copy=False), 0)
+    else:
         raise TypeError(f"repeats must be an integer, not {type(repeats).__name__}")
-    if repeats < 0:
-        raise ValueError("Repeat count must be a non-negative integer")
     size = column.lengths()
-    offsets = _offsets_of(size * int(repeats), xp)
+    offsets = _offsets_of(size * counts, xp)
     total = int(offsets[-1])  # one scalar read: the output size
     if total == 0:
         return StringColumn(offsets, xp.zeros(0, dtype=np.uint8), column.mask)

@@ -217,15 +217,16 @@ def _temporal_pair(a: _Side, b: _Side, op: str, xp: Any, size: int, left: Any, r
     av, bv = _in_unit(a, unit, xp), _in_unit(b, unit, xp)
     missing = _either(a.missing, b.missing)
     if op == "add" and {ka, kb} == {"M", "m"}:
-        return _temporal_result(av + bv, "M", unit, missing, xp, size, a.tz if ka == "M" else b.tz)
+        return _temporal_result(_checked(av, bv, op, missing, xp), "M", unit, missing, xp, size,
+                                a.tz if ka == "M" else b.tz)  # fmt: skip
     if op == "add" and ka == kb == "m":
-        return _temporal_result(av + bv, "m", unit, missing, xp, size)
+        return _temporal_result(_checked(av, bv, op, missing, xp), "m", unit, missing, xp, size)
     if op == "sub" and kb == "m":
-        return _temporal_result(av - bv, ka, unit, missing, xp, size, a.tz)
+        return _temporal_result(_checked(av, bv, op, missing, xp), ka, unit, missing, xp, size, a.tz)
     if op == "sub" and ka == kb == "M":
         if (a.tz is None) != (b.tz is None):
             raise TypeError("Cannot subtract tz-naive and tz-aware datetime-like objects")
-        return _temporal_result(av - bv, "m", unit, missing, xp, size)
+        return _temporal_result(_checked(av, bv, op, missing, xp), "m", unit, missing, xp, size)
     if ka != "m" or kb != "m":
         if op == "sub" and ka == "m":
             raise TypeError("cannot subtract a datelike from a TimedeltaArray")
@@ -244,6 +245,20 @@ def _temporal_pair(a: _Side, b: _Side, op: str, xp: Any, size: int, left: Any, r
     if missing is True or (missing is not None and bool(xp.any(missing))):  # one scalar read: NaT makes it float
         return NumericColumn(numpy_compat.where(xp, missing, xp.nan, quotient.astype(np.float64)))
     return NumericColumn(quotient)
+
+
+def _checked(av: Any, bv: Any, op: str, missing: Any, xp: Any) -> Any:
+    """``av + bv`` or ``av - bv`` in int64 ticks; pandas raises OverflowError where a (non-missing) row wraps."""
+    a, b = xp.asarray(av), xp.asarray(bv)
+    result = a + b if op == "add" else a - b
+    # two's complement: the sum overflows when both operands' signs differ from the result's (for a - b: a's sign
+    # differs from b's and from the result's)
+    wrapped = ((a ^ result) & (b ^ result)) < 0 if op == "add" else ((a ^ b) & (a ^ result)) < 0
+    if missing is not None and missing is not False:
+        wrapped = wrapped & ~xp.asarray(missing)
+    if missing is not True and bool(xp.any(wrapped)):  # one scalar read: pandas refuses results out of range
+        raise OverflowError(f"Overflow in int64 {'addition' if op == 'add' else 'subtraction'}")
+    return result
 
 
 def _timedelta_by_number(td: _Side, number: _Side, op: str, xp: Any, size: int) -> Column:
