@@ -93,7 +93,7 @@ _ZONED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("tz", ["US/Eastern", "UTC", "Australia/Lord_Howe"])
+@pytest.mark.parametrize("tz", ["America/New_York", "UTC", "Australia/Lord_Howe"])
 @pytest.mark.parametrize("freq", ["h", "30min", "D", "24h", "ME", "W", "QE"])
 @pytest.mark.parametrize("kwargs", _ZONED)
 def test_date_range_with_a_time_zone(kwargs, freq, tz):
@@ -103,11 +103,11 @@ def test_date_range_with_a_time_zone(kwargs, freq, tz):
 
 
 @pytest.mark.parametrize("kwargs", [
-    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), periods=4, freq="D"),
-    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), end=pd.Timestamp("2021-03-16", tz="US/Eastern")),
-    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), end="2021-03-16", periods=4),
+    dict(start=pd.Timestamp("2021-03-13", tz="America/New_York"), periods=4, freq="D"),
+    dict(start=pd.Timestamp("2021-03-13", tz="America/New_York"), end=pd.Timestamp("2021-03-16", tz="America/New_York")),
+    dict(start=pd.Timestamp("2021-03-13", tz="America/New_York"), end="2021-03-16", periods=4),
     dict(start=pd.Timestamp("2021-03-13", tz="UTC"), periods=3, tz="UTC"),
-    dict(start=pd.Timestamp("2021-03-13", tz="US/Eastern"), end=pd.Timestamp("2021-03-16", tz="UTC")),
+    dict(start=pd.Timestamp("2021-03-13", tz="America/New_York"), end=pd.Timestamp("2021-03-16", tz="UTC")),
     dict(start="2021-03-13", periods=3, tz="Foo/Bar"),
 ])  # fmt: skip
 def test_date_range_with_tz_aware_endpoints(kwargs):

@@ -397,7 +397,7 @@ def test_tz_aware_keys_of_other_zones_and_naive_keys(how):
     with a tz-aware one raises pandas' ValueError (TypeError for two indexes)."""
     stamps = pd.to_datetime(["2020-01-01", "2020-01-02", None], format="ISO8601")
     left = pd.DataFrame({"k": stamps.tz_localize("UTC"), "x": [1, 2, 3]})
-    eastern = pd.to_datetime(["2019-12-31 19:00", "2020-01-03", None], format="ISO8601").tz_localize("US/Eastern")
+    eastern = pd.to_datetime(["2019-12-31 19:00", "2020-01-03", None], format="ISO8601").tz_localize("America/New_York")
     for keys in (eastern, eastern.as_unit("ns"), left.k.dt.as_unit("ns"), stamps):
         right = pd.DataFrame({"k": keys, "y": [4, 5, 6]})
         merge_both(left, right, on="k", how=how)

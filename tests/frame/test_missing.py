@@ -466,7 +466,7 @@ _STAMPS = pd.to_datetime(["2020", None, "2020-01-01 00:00:00.5"], format="ISO860
     [pd.NaT], [None], [np.nan], [pd.NA], [np.datetime64("NaT", "ns")], [np.timedelta64("NaT", "ns")],
     pd.Series([pd.NaT]), pd.Series([np.nan]), pd.Series(pd.to_timedelta([None])), pd.Index([pd.NaT]),
     [pd.Timestamp("2020-01-01 00:00:00.5")], pd.Series(_STAMPS[2:].as_unit("ms")), [pd.Timedelta("1D")],
-    [pd.Timestamp("2019-12-31 19:00", tz="US/Eastern")], pd.Series(_STAMPS[:2].tz_localize("US/Eastern")),
+    [pd.Timestamp("2019-12-31 19:00", tz="America/New_York")], pd.Series(_STAMPS[:2].tz_localize("America/New_York")),
     [pd.Timestamp("2020"), np.nan], [pd.Timedelta("1D"), None], [pd.NaT, "x"],
 ])  # fmt: skip
 def test_isin_of_datetimes_and_timedeltas(column, values):
