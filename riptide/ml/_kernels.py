@@ -52,8 +52,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["KMEANS_SOURCE", "COLUMN_SUMS_SOURCE", "column_means", "column_totals", "KMeansPlan", "kmeans_plan", "MODE_ITERATE", "MODE_ASSIGN",
-           "MODE_INERTIA", "STATE_SIZE", "kmeans_step", "kmeans_finalize", "column_sums"]  # fmt: skip
+__all__ = ["KMEANS_SOURCE", "COLUMN_SUMS_SOURCE", "KMeansPlan", "kmeans_plan", "MODE_ITERATE", "MODE_ASSIGN",
+           "MODE_INERTIA", "STATE_SIZE", "kmeans_step", "kmeans_finalize", "column_sums", "column_totals",
+           "column_means"]  # fmt: skip
 
 MODE_ITERATE, MODE_ASSIGN, MODE_INERTIA = 0, 1, 2
 #: The Lloyd loop's device state (int64): [run (0 running, 1 stopped, 2 paused on an empty cluster), iterations

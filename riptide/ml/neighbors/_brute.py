@@ -9,9 +9,10 @@ therefore processed block by block, never refused.
 
 **Distances are scikit-learn's**, operation for operation where it matters for ties and tiny distances:
 
-* euclidean / sqeuclidean (scikit-learn's ``EuclideanArgKmin``) for ranking and radius tests: float64 row norms (float32 data is upcast, as
-  scikit-learn upcasts its chunks), the dot products by one GEMM per block (cuBLAS on the GPU), and
-  ``max(0, (|q|^2 + (-2 q.x)) + |x|^2)`` in that order; euclidean distances are the square roots at the end.
+* euclidean / sqeuclidean (scikit-learn's ``EuclideanArgKmin``) for ranking and radius tests: float64 row norms
+  (float32 data is upcast, as scikit-learn upcasts its chunks), the dot products by one GEMM per block (cuBLAS on
+  the GPU), and ``max(0, (|q|^2 + (-2 q.x)) + |x|^2)`` in that order; euclidean distances are the square roots at
+  the end.
   Ranking uses the squared value (scikit-learn's *surrogate* distance) and so does the radius test (``<= r^2``).
 * manhattan / chebyshev / minkowski (scikit-learn's ``DistanceMetric``): per-feature differences in the data's
   type (float32 stays float32, as scikit-learn's 32-bit metric subtracts), accumulated in float64 in feature
@@ -22,17 +23,17 @@ therefore processed block by block, never refused.
 **Selection** (the xp twin, NumPy and CuPy): per block, the k smallest by ``(distance, index)`` -- the k-th value
 by ``partition``, everything below it, and the lowest-indexed ties at it (a cumulative count), then a stable sort
 of the k; merged with the running best k the same way. On the GPU, for ``k <= KMAX``,
-:mod:`riptide.ml.neighbors._kernels` fuses the euclidean distance and the merge into one pass over each GEMM block.
+:mod:`riptide.ml.neighbors._kernels` merges each GEMM block into the running best k in one pass.
 
 **Euclidean ranking in float32, answers in float64.** For k-neighbours, a GEMM only *ranks*: the
-``k + max(k, 24)`` best candidates (at most ``KMAX``) are found on float32 copies of the rows, centred on the fitted
-rows' mean, by one GEMM of augmented rows whose product is ``|x|^2 - 2 q.x`` (:class:`RankingSide`) -- the squared distance less
-``|q|^2``, which ranks a query's fitted rows as the distance does, so the selection reads plain values (no norms,
-no float64 arithmetic per entry) -- on tensor cores on the GPU (TF32 inputs). The candidates are then re-ranked by
-exact float64 distances and *certified* against a bound of the ranking's rounding; a query whose certificate
-fails (near-ties at the boundary, or data whose spread is tiny against the bound) is searched again by a float64
-GEMM, and failing that, by exact differences. The answer is therefore the exact one whatever the ranking precision
-(``_APPROX_FLOAT32 = False`` starts at the float64 GEMM).
+``k + max(k, 24)`` best candidates (at most ``KMAX``) are found on float32 copies of the rows, centred on the
+fitted rows' mean, by one GEMM of augmented rows whose product is ``|x|^2 - 2 q.x`` (:class:`RankingSide`): the
+squared distance less ``|q|^2``, which ranks a query's fitted rows as the distance does, so the selection reads
+plain values (no norms, no float64 arithmetic per entry). On the GPU that GEMM runs on tensor cores (TF32
+inputs). The candidates are then re-ranked by exact float64 distances and *certified* against a bound of the
+ranking's rounding; a query whose certificate fails (near-ties at the boundary, or data whose spread is tiny
+against the bound) is searched again by a float64 GEMM, and failing that, by exact differences. The answer is
+therefore the exact one whatever the ranking precision (``_APPROX_FLOAT32 = False`` starts at the float64 GEMM).
 
 **Ties.** scikit-learn leaves them unspecified: its heap keeps an arbitrary member of a tie at the k-th place and
 returns a tie in heap order, and its euclidean GEMM identity rounds the distances of duplicated rows apart (either
