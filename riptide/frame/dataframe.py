@@ -29,6 +29,7 @@ from riptide.frame.groupby import FrameGroupByMethods
 from riptide.frame.merge import FrameMergeMethods
 from riptide.frame.reshape import FrameReshapeMethods
 from riptide.frame.duplicates import FrameDuplicatesMethods
+from riptide.frame.replace import FrameReplaceMethods
 from riptide.frame.window import FrameWindowMethods
 from riptide.frame.stacking import FrameStackingMethods
 from riptide.frame.correlation import FrameCorrelationMethods
@@ -49,7 +50,7 @@ class DataFrame(
     OperatorMethods, FrameSortingMethods, FrameGroupByMethods, FrameMergeMethods, FrameReshapeMethods,
     FrameDuplicatesMethods, FrameWindowMethods, FrameStackingMethods, FrameCorrelationMethods, FrameMultiIndexMethods,
     FrameResampleMethods, FrameApplyMethods,
-    FrameIOMethods, FrameInteropMethods, FrameProtocolMethods,
+    FrameIOMethods, FrameInteropMethods, FrameProtocolMethods, FrameReplaceMethods,
 ):  # fmt: skip
     """Two-dimensional table of named columns on the GPU (or the CPU), with pandas semantics.
 

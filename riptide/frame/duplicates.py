@@ -1,9 +1,10 @@
-"""Sets of rows and values: duplicated, drop_duplicates, unique, value_counts.
+"""Sets of rows and values: duplicated, drop_duplicates, unique, value_counts, mode.
 
 All four group equal rows once with :func:`riptide.core.ops.grouping.group_rows` (missing values equal
 to each other, as pandas treats them here) and then read per-group facts: a row is a duplicate when it is
 not its group's kept row; ``value_counts`` is the group sizes. Groups are numbered by first appearance,
-which is the order pandas reports unique values in and breaks ties between equal counts.
+which is the order pandas reports unique values in and breaks ties between equal counts. ``mode`` groups
+with ``sort=True`` instead, so the groups of the largest size are already in pandas' sorted order.
 
 >>> import riptide as rt
 >>> s = rt.Series(["b", "a", "b", None])
@@ -94,6 +95,20 @@ class SeriesDuplicatesMethods:
         index = Index._from_column(values[0], self.name)
         return Series._from_column(counts, index, "proportion" if normalize else "count")
 
+    def mode(self, dropna: bool = True) -> Any:
+        """The most frequent value(s), sorted, in a Series with a fresh RangeIndex (missing values count
+        with ``dropna=False`` and then sort last).
+
+        >>> import riptide as rt
+        >>> rt.Series([3, 1, 3, 1, 2], name="x").mode().tolist()
+        [1, 3]
+        """
+        from riptide.frame.index import default_index
+        from riptide.frame.series import Series
+
+        column = _mode_column(self._column, dropna)
+        return Series._from_column(column, default_index(column.size, column.xp), self.name)
+
 
 class FrameDuplicatesMethods:
     """Mixed into ``DataFrame``."""
@@ -138,6 +153,31 @@ class FrameDuplicatesMethods:
         else:
             index = MultiIndex._from_columns(values, labels)
         return Series._from_column(counts, index, "proportion" if normalize else "count")
+
+    def mode(self, axis: Any = 0, numeric_only: bool = False, dropna: bool = True) -> Any:
+        """Each column's most frequent value(s), sorted; a column with fewer modes than the longest list is
+        padded with missing values (an int column then becomes float64, as in pandas).
+
+        >>> import riptide as rt
+        >>> rt.DataFrame({"a": [1, 1, 2, 2], "b": ["x", "y", "y", "z"]}).mode().to_pandas().to_dict("list")
+        {'a': [1, 2], 'b': ['y', nan]}
+        """
+        from riptide.frame.index import default_index
+
+        if axis not in (0, "index"):
+            if axis in (1, "columns"):
+                raise NotImplementedError("DataFrame.mode(axis=1) is not supported yet; transpose the frame first")
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
+        labels = [label for label, column in self._data.items()
+                  if not numeric_only or _is_numeric_column(column)]  # fmt: skip
+        modes = {label: _mode_column(self._data[label], dropna) for label in labels}
+        n = max((column.size for column in modes.values()), default=0)
+        xp = self._xp()
+        positions = xp.arange(n, dtype=np.int64)
+        padded = {label: column if column.size == n else column.take_or_missing(xp.where(positions < column.size,
+                                                                                         positions, -1))
+                  for label, column in modes.items()}  # fmt: skip
+        return self._with_columns(padded, default_index(n, xp))
 
 
 # --- the shared algorithms ------------------------------------------------------------------------------------
@@ -216,6 +256,28 @@ def _category_counts(column: CategoricalColumn, dropna: bool) -> tuple[list[Colu
     values = CategoricalColumn(xp.where(slots == n_categories, -1, slots).astype(column.codes.dtype),
                                column.categories, ordered=column.dtype.ordered)  # fmt: skip
     return [values], counts
+
+
+def _mode_column(column: Column, dropna: bool) -> Column:
+    """The values occurring most often, in sorted order, via one sorted grouping (a missing value, counted with
+    ``dropna=False``, sorts last, but first for categoricals and datetimes as in pandas)."""
+    xp = column.xp
+    if column.size == 0:
+        return column.take(xp.zeros(0, dtype=np.int64))
+    groups = group_rows([column], sort=True, dropna=bool(dropna))
+    if groups.n_groups == 0:  # every value missing and dropped
+        return column.take(xp.zeros(0, dtype=np.int64))
+    sizes = groups.sizes()
+    modes = column.take(groups.first_rows[xp.flatnonzero(sizes == sizes.max())])
+    if not dropna and (isinstance(column, CategoricalColumn) or dtypes.is_datetimelike(column.dtype)):
+        # pandas sorts these by their codes / ticks, where the missing marker (-1, NaT) is the smallest: first
+        modes = modes.take(stable_argsort(modes.notna().astype(np.int8), xp))
+    return modes
+
+
+def _is_numeric_column(column: Column) -> bool:
+    """pandas' numeric_only: numbers and booleans, not datetimes, strings or categoricals."""
+    return isinstance(column, NumericColumn) and not dtypes.is_datetimelike(column.dtype)
 
 
 def _take_rows(frame: Any, positions: Any) -> Any:

@@ -25,6 +25,7 @@ from riptide.frame.groupby import SeriesGroupByMethods
 from riptide.frame.merge import SeriesMergeMethods
 from riptide.frame.reshape import SeriesReshapeMethods
 from riptide.frame.duplicates import SeriesDuplicatesMethods
+from riptide.frame.replace import SeriesReplaceMethods
 from riptide.frame.window import SeriesWindowMethods
 from riptide.frame.stacking import SeriesStackingMethods
 from riptide.frame.correlation import SeriesCorrelationMethods
@@ -49,7 +50,7 @@ class Series(
     SeriesDuplicatesMethods, SeriesWindowMethods, SeriesStackingMethods, SeriesCorrelationMethods,
     SeriesMultiIndexMethods, SeriesDatetimeAccessorMethods, SeriesCategoricalAccessorMethods,
     SeriesStringAccessorMethods, SeriesMappingMethods, SeriesResampleMethods, SeriesApplyMethods,
-    SeriesIOMethods, SeriesInteropMethods, SeriesProtocolMethods,
+    SeriesIOMethods, SeriesInteropMethods, SeriesProtocolMethods, SeriesReplaceMethods,
 ):  # fmt: skip
     """One-dimensional labelled column on the GPU (or the CPU), with pandas semantics.
 
