@@ -859,6 +859,21 @@ class GroupTransformMethods:
         """Expanding windows within each group (:class:`riptide.frame.window.ExpandingGroupby`)."""
         return _window_groupby(self, "expanding", (), dict(min_periods=min_periods, method=method))
 
+    def ewm(self, com: float | None = None, span: float | None = None, halflife: Any = None,
+            alpha: float | None = None, min_periods: int | None = 0, adjust: bool = True, ignore_na: bool = False,
+            times: Any = None, method: str = "single") -> Any:  # fmt: skip
+        """Exponentially weighted windows within each group (:func:`riptide.frame.ewm.grouped_ewm`).
+
+        >>> import riptide as rt
+        >>> df = rt.DataFrame({"k": ["a", "a", "b", "a"], "v": [1.0, 2.0, 3.0, 4.0]})
+        >>> [round(x, 4) for x in df.groupby("k").v.ewm(alpha=0.5).mean().tolist()]
+        [1.0, 1.6667, 3.0, 3.0]
+        """
+        from riptide.frame.ewm import grouped_ewm
+
+        return grouped_ewm(self, com=com, span=span, halflife=halflife, alpha=alpha, min_periods=min_periods,
+                           adjust=adjust, ignore_na=ignore_na, times=times, method=method)  # fmt: skip
+
 
 # --- scans that need pandas' operator semantics ---------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Windows: ``rolling``, ``expanding`` and their grouped forms.
+"""Windows: ``rolling``, ``expanding`` and their grouped forms (``ewm`` lives in :mod:`riptide.frame.ewm`).
 
 ``s.rolling(3)`` / ``df.expanding()`` return a window object that only stores its parameters (validated
 once, as pandas validates them: at construction); each method (``sum``, ``mean``, ``std``, ...) then reduces
@@ -50,7 +50,8 @@ __all__ = [
 
 _CLOSED = ("right", "both", "left", "neither")
 # Aggregations a window object computes, and the NumPy / builtin callables agg() reads as those names.
-_METHODS = ("sum", "mean", "median", "min", "max", "std", "var", "sem", "count", "first", "last")
+_METHODS = ("sum", "mean", "median", "min", "max", "std", "var", "sem", "count", "first", "last", "skew", "kurt",
+            "quantile")
 _CALLABLE_NAMES = {sum: "sum", max: "max", min: "min", np.sum: "sum", np.mean: "mean", np.min: "min",
                    np.max: "max", np.std: "std", np.var: "var", np.nansum: "sum", np.nanmean: "mean",
                    np.median: "median", np.nanmedian: "median"}  # fmt: skip
@@ -83,15 +84,30 @@ class _WindowMethods:
         """
         return Expanding(self, min_periods=min_periods, method=method)
 
+    def ewm(self, com: float | None = None, span: float | None = None, halflife: Any = None,
+            alpha: float | None = None, min_periods: int | None = 0, adjust: bool = True, ignore_na: bool = False,
+            times: Any = None, method: str = "single") -> Any:  # fmt: skip
+        """Exponentially weighted windows (:class:`riptide.frame.ewm.ExponentialMovingWindow`).
+
+        >>> import riptide as rt
+        >>> rt.Series([1.0, 3.0]).ewm(alpha=0.5).mean().tolist()
+        [1.0, 2.3333333333333335]
+        """
+        from riptide.frame.ewm import ExponentialMovingWindow
+
+        return ExponentialMovingWindow(self, com=com, span=span, halflife=halflife, alpha=alpha,
+                                       min_periods=min_periods, adjust=adjust, ignore_na=ignore_na, times=times,
+                                       method=method)  # fmt: skip
+
 
 class SeriesWindowMethods(_WindowMethods):
-    """Mixed into ``Series``: ``rolling`` and ``expanding``."""
+    """Mixed into ``Series``: ``rolling``, ``expanding`` and ``ewm``."""
 
     __slots__ = ()
 
 
 class FrameWindowMethods(_WindowMethods):
-    """Mixed into ``DataFrame``: ``rolling`` and ``expanding``."""
+    """Mixed into ``DataFrame``: ``rolling``, ``expanding`` and ``ewm``."""
 
     __slots__ = ()
 
@@ -174,7 +190,7 @@ class _Window:
         return items
 
     # --- computing -------------------------------------------------------------------------------------------------
-    def _apply(self, op: str, numeric_only: bool = False, ddof: float = 1) -> Any:
+    def _apply(self, op: str, numeric_only: bool = False, ddof: float = 1, **params: Any) -> Any:
         from riptide.frame.dataframe import DataFrame
         from riptide.frame.series import Series
 
@@ -185,7 +201,7 @@ class _Window:
         items = self._value_items(op, numeric_only)
         results: dict[Hashable, Column] = {}
         for label, column in items:
-            results[label] = self._reduce(column, op, ddof, series=not _is_frame(obj))
+            results[label] = self._reduce(column, op, ddof, series=not _is_frame(obj), **params)
         if _is_frame(obj) and not items:  # pandas: nothing to window gives the (empty) object back, unstepped
             return DataFrame._from_columns({}, self._result_index(stepped=False))
         index = self._result_index()
@@ -193,7 +209,7 @@ class _Window:
             return Series._from_column(results[obj.name], index, obj.name)
         return DataFrame._from_columns(self._with_on_column(results, items), index)
 
-    def _reduce(self, column: Column, op: str, ddof: float, series: bool) -> Column:
+    def _reduce(self, column: Column, op: str, ddof: float, series: bool, **params: Any) -> Column:
         dtype = column.dtype
         positions = self._positions()
         if positions is not None:
@@ -202,6 +218,8 @@ class _Window:
         try:
             if op == "median":
                 return core_window.median_windows(column, start, end, self._effective_min_periods())
+            if op == "quantile":
+                return core_window.quantile_windows(column, start, end, self._effective_min_periods(), **params)
             return core_window.reduce_windows(column, op, start, end, self._effective_min_periods(), ddof=ddof,
                                               max_length=longest)  # fmt: skip
         except TypeError:  # not numbers (core_window.window_values): pandas' DataError
@@ -274,6 +292,41 @@ class _Window:
         """Non-missing values per window (NaN where the window has fewer than min_periods rows)."""
         return self._apply("count", numeric_only)
 
+    def skew(self, numeric_only: bool = False) -> Any:
+        """Unbiased skewness of each window (pandas' formula; NaN under 3 values or for a constant window).
+
+        >>> import riptide as rt
+        >>> rt.Series([1.0, 2.0, 4.0, 8.0]).rolling(3).skew().round(6).tolist()
+        [nan, nan, 0.93522, 0.93522]
+        """
+        return self._apply("skew", numeric_only)
+
+    def kurt(self, numeric_only: bool = False) -> Any:
+        """Unbiased excess kurtosis of each window (pandas' formula; NaN under 4 values or for a constant window).
+
+        >>> import riptide as rt
+        >>> rt.Series([1.0, 2.0, 4.0, 8.0, 3.0]).rolling(4).kurt().round(6).tolist()
+        [nan, nan, nan, 0.757656, 2.234867]
+        """
+        return self._apply("kurt", numeric_only)
+
+    def quantile(self, q: float, interpolation: str = "linear", numeric_only: bool = False) -> Any:
+        """The ``q`` quantile of each window (``interpolation``: linear, lower, higher, nearest, midpoint).
+
+        Each window's values are gathered into a matrix row and sorted (all windows at once, in blocks): fine
+        for windows of up to a few thousand rows, refused (NotImplementedError) when windows x longest window
+        exceeds 2**31 cells.
+
+        >>> import riptide as rt
+        >>> rt.Series([3.0, 1.0, 4.0, 1.0, 5.0]).rolling(3).quantile(0.25).tolist()
+        [nan, nan, 2.0, 1.0, 2.5]
+        """
+        if not 0 <= q <= 1:
+            raise ValueError(f"quantile value {q} not in [0, 1]")
+        if interpolation not in core_window.QUANTILE_INTERPOLATIONS:
+            raise ValueError(f"Interpolation '{interpolation}' is not supported")
+        return self._apply("quantile", numeric_only, q=q, interpolation=interpolation)
+
     def first(self, numeric_only: bool = False) -> Any:
         return self._apply("first", numeric_only)
 
@@ -288,9 +341,6 @@ class _Window:
         method.__name__ = name
         return method
 
-    quantile = _unsupported("quantile")
-    skew = _unsupported("skew")
-    kurt = _unsupported("kurt")
     rank = _unsupported("rank")
     nunique = _unsupported("nunique")
     apply = _unsupported("apply")
@@ -575,10 +625,10 @@ class _GroupedWindow:
             return Index._from_column(reordered._as_column(), reordered.name)
         return MultiIndex._from_columns(levels, names)
 
-    def _apply(self, op: str, numeric_only: bool = False, ddof: float = 1) -> Any:
+    def _apply(self, op: str, numeric_only: bool = False, ddof: float = 1, **params: Any) -> Any:
         from riptide.frame.dataframe import DataFrame
 
-        result = super()._apply(op, numeric_only, ddof)  # type: ignore[misc]
+        result = super()._apply(op, numeric_only, ddof, **params)  # type: ignore[misc]
         if self._as_index:
             return result
         # as_index=False: the group keys become the first columns (pandas' reset_index of the key levels), and a

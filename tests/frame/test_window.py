@@ -7,7 +7,8 @@ value (pandas' running sum keeps a residue of values that have left the window).
 removals) carries error from values that have left the window, so variances are compared to pandas within
 1e-11 of the largest square in the column, and separately to an exact reference (fractions) to within 1e-12 of
 the window's own scale (:func:`test_var_is_accurate_where_pandas_drifts`). Minimum, maximum, first, last, count
-and median are exact.
+and median are exact, and so are quantiles. Skew and kurt (ratios of central moments) are compared within 1e-9 and,
+far from zero, to exact fractions.
 """
 
 from __future__ import annotations
@@ -394,8 +395,8 @@ def test_bad_expanding_arguments_and_unsupported_features() -> None:
         rs.rolling(2, step=0).sum()
     with pytest.raises(NotImplementedError, match="method='table'"):
         rt.DataFrame({"a": [1.0]}).rolling(1, method="table").sum()
-    with pytest.raises(NotImplementedError, match="quantile"):
-        rs.rolling(2).quantile(0.5)
+    with pytest.raises(NotImplementedError, match="rank"):
+        rs.rolling(2).rank()
 
 
 # --------------------------------------------------------------------------- time-based windows
@@ -570,3 +571,123 @@ def test_segment_bounds_never_cross_segments() -> None:
     assert start.tolist() == [0, 0, 0, 3, 3, 3, 3, 7, 7]
     assert core_window.monotonic_within_segments(np.array([1, 2, 2, 9, 5, 5, 0, 1, 1]), starts)
     assert not core_window.monotonic_within_segments(np.array([1, 2, 1, 9, 5, 5, 0, 1, 1]), starts)
+
+
+# --------------------------------------------------------------------------- quantile, skew, kurt
+
+INTERPOLATIONS = ["linear", "lower", "higher", "nearest", "midpoint"]
+
+
+def _moment_data(seed: int, n: int, nan_frac: float, kind: str) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if kind == "repeats":  # small integers: constant windows and exact ties
+        x = rng.integers(0, 3, size=n).astype(np.float64)
+    elif kind == "offset":
+        x = rng.normal(size=n) + 1e4
+    else:
+        x = rng.standard_t(3, size=n)
+    x[rng.random(n) < nan_frac] = np.nan
+    return x
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 120), window=st.integers(0, 25),
+       min_periods=st.one_of(st.none(), st.integers(0, 25)), center=st.booleans(),
+       closed=st.sampled_from(CLOSED), q=st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.7, 0.9, 1.0, 1 / 3]),
+       interpolation=st.sampled_from(INTERPOLATIONS), nan_frac=st.sampled_from([0.0, 0.2, 0.8]),
+       kind=st.sampled_from(["repeats", "normal"]))  # fmt: skip
+def test_rolling_quantile_matches_pandas(seed: int, n: int, window: int, min_periods: int | None, center: bool,
+                                         closed: str | None, q: float, interpolation: str, nan_frac: float,
+                                         kind: str) -> None:  # fmt: skip
+    assume(min_periods is None or min_periods <= window)
+    x = _moment_data(seed, n, nan_frac, kind)
+    args = dict(window=window, min_periods=min_periods, center=center, closed=closed)
+    expected = pd.Series(x, name="x").rolling(**args).quantile(q, interpolation=interpolation)
+    got = rt.Series(x, name="x").rolling(**args).quantile(q, interpolation=interpolation)
+    pdt.assert_series_equal(got.to_pandas(), expected, check_exact=False, rtol=1e-14, atol=1e-14)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 150), window=st.integers(0, 30),
+       min_periods=st.one_of(st.none(), st.integers(0, 30)), center=st.booleans(),
+       nan_frac=st.sampled_from([0.0, 0.2, 0.6]), kind=st.sampled_from(["repeats", "offset", "normal"]),
+       op=st.sampled_from(["skew", "kurt"]))  # fmt: skip
+def test_rolling_skew_kurt_match_pandas(seed: int, n: int, window: int, min_periods: int | None, center: bool,
+                                        nan_frac: float, kind: str, op: str) -> None:  # fmt: skip
+    assume(min_periods is None or min_periods <= window)
+    x = _moment_data(seed, n, nan_frac, kind)
+    args = dict(window=window, min_periods=min_periods, center=center)
+    expected = getattr(pd.Series(x).rolling(**args), op)()
+    got = getattr(rt.Series(x).rolling(**args), op)().to_pandas()
+    # same missing results (too few values, constant windows); values to rounding: skew and kurt are ratios of
+    # central moments, so the error grows with the data's offset over its spread (1e4 here: ~1e-12)
+    pdt.assert_series_equal(got, expected, check_exact=False, rtol=1e-9, atol=1e-9)
+
+
+def test_skew_kurt_are_exact_far_from_zero() -> None:
+    # 1e9 + noise: riptide centers the column before forming moments; compare with exact fractions
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=60) + 1e9
+    window = 12
+    got_skew = rt.Series(x).rolling(window).skew().to_numpy()
+    got_kurt = rt.Series(x).rolling(window).kurt().to_numpy()
+    for i in range(window - 1, 60):
+        values = [Fraction(v) for v in x[i - window + 1:i + 1]]
+        n = len(values)
+        mean = sum(values) / n
+        b, c, d = (float(sum((v - mean) ** k for v in values) / n) for k in (2, 3, 4))
+        skew = np.sqrt(n * (n - 1)) * c / ((n - 2) * b**1.5)
+        kurt = ((n * n - 1) * d / (b * b) - 3 * (n - 1) ** 2) / ((n - 2) * (n - 3))
+        assert abs(got_skew[i] - skew) <= 1e-10 * max(1.0, abs(skew))
+        assert abs(got_kurt[i] - kurt) <= 1e-10 * max(1.0, abs(kurt))
+
+
+def test_quantile_skew_kurt_edge_cases() -> None:
+    for values in [[], [np.nan], [2.0], [np.nan, np.nan, np.nan], [5.0, 5.0, 5.0, 5.0, 5.0], [1.0, np.inf, 3.0, 4.0]]:
+        ps, rs = pd.Series(values, dtype="float64"), rt.Series(values, dtype="float64")
+        for window in [1, 3, 10]:  # 10: a window larger than the data
+            for min_periods in [None, 0, 1]:
+                args = dict(window=window, min_periods=min_periods)
+                for op in ["skew", "kurt"]:
+                    pdt.assert_series_equal(getattr(rs.rolling(**args), op)().to_pandas(),
+                                            getattr(ps.rolling(**args), op)())  # fmt: skip
+                pdt.assert_series_equal(rs.rolling(**args).quantile(0.3).to_pandas(), ps.rolling(**args).quantile(0.3))
+    # large magnitudes
+    x = np.array([1e300, -1e300, 3e299, 1e300, 0.0])
+    pdt.assert_series_equal(rt.Series(x).rolling(3).quantile(0.5).to_pandas(), pd.Series(x).rolling(3).quantile(0.5))
+
+
+def test_expanding_grouped_frame_and_agg_forms() -> None:
+    rng = np.random.default_rng(4)
+    pdf = pd.DataFrame({"k": rng.integers(0, 3, size=40), "a": rng.normal(size=40), "b": rng.integers(0, 5, size=40),
+                        "s": ["x"] * 40})  # fmt: skip
+    pdf.loc[rng.random(40) < 0.2, "a"] = np.nan
+    rdf = rt.from_pandas(pdf)
+    num = ["a", "b"]
+    for op, kwargs in [("skew", {}), ("kurt", {}), ("quantile", {"q": 0.75}),
+                       ("quantile", {"q": 0.4, "interpolation": "nearest"})]:  # fmt: skip
+        pdt.assert_frame_equal(getattr(rdf[num].expanding(2), op)(**kwargs).to_pandas(),
+                               getattr(pdf[num].expanding(2), op)(**kwargs), rtol=1e-9)  # fmt: skip
+        pdt.assert_frame_equal(getattr(rdf.rolling(6), op)(numeric_only=True, **kwargs).to_pandas(),
+                               getattr(pdf.rolling(6), op)(numeric_only=True, **kwargs), rtol=1e-9)  # fmt: skip
+        expected = getattr(pdf.groupby("k")[num].rolling(5, min_periods=3), op)(**kwargs)
+        got = getattr(grouped_rolling(rdf.groupby("k")[num], 5, min_periods=3), op)(**kwargs).to_pandas()
+        pdt.assert_frame_equal(got, expected, rtol=1e-9)
+    pdt.assert_frame_equal(rdf["a"].rolling(5).agg(["skew", "kurt", "mean"]).to_pandas(),
+                           pdf["a"].rolling(5).agg(["skew", "kurt", "mean"]), rtol=1e-9)  # fmt: skip
+    with pytest.raises(pd.errors.DataError):
+        pdf.rolling(3).skew()
+    with pytest.raises(pd.errors.DataError):
+        rdf.rolling(3).skew()
+
+
+def test_quantile_errors_match_pandas() -> None:
+    ps, rs = pd.Series([1.0, 2.0, 3.0]), rt.Series([1.0, 2.0, 3.0])
+    for q in [-0.1, 1.5]:
+        check_same_outcome(lambda: rs.rolling(2).quantile(q), lambda: ps.rolling(2).quantile(q), None)
+        with pytest.raises(ValueError, match="not in"):
+            rs.rolling(2).quantile(q)
+    with pytest.raises(ValueError, match="Interpolation 'cubic' is not supported"):
+        ps.rolling(2).quantile(0.5, interpolation="cubic")
+    with pytest.raises(ValueError, match="Interpolation 'cubic' is not supported"):
+        rs.rolling(2).quantile(0.5, interpolation="cubic")

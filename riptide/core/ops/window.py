@@ -1,4 +1,5 @@
-"""Window reductions of one column: rolling and expanding sum, mean, var, std, sem, min, max, first, last, count.
+"""Window reductions of one column: rolling and expanding sum, mean, var, std, sem, min, max, first, last, count,
+skew, kurt, median and quantiles.
 
 The contract
 ------------
@@ -15,7 +16,8 @@ A window is a half-open row range: output row ``i`` reduces rows ``start[i] <= r
   segments are allowed). Every window is clipped to its own row's segment, so windows never cross a segment
   boundary. ``groupby(...).rolling(...)`` is this: reorder the rows so that each group is contiguous (a stable
   sort by group id), pass the group starts (``cumsum(sizes) - sizes``), and reduce as usual.
-* :func:`reduce_windows` reduces a column over given bounds (:func:`median_windows` for the median);
+* :func:`reduce_windows` reduces a column over given bounds (:func:`median_windows` / :func:`quantile_windows`
+  for order statistics: a sort of each window's gathered values);
   :func:`rolling_reduce` and :func:`expanding_reduce` are the two steps together.
 
 Results are float64 columns without a mask, as pandas' window results are, whatever the input dtype: numbers,
@@ -39,8 +41,9 @@ to the window's own magnitude, where a prefix-sum difference would be off by the
 the window (a 1e10 that left the window long ago). Here sums are pairwise sums of the
 window's own rows (error about ``log2(window) * eps`` relative to the window's absolute sum), and variances
 merge ``(count, mean, M2)`` triples with Chan et al.'s update, so a constant window has exactly zero variance
-(pandas guarantees that too) and no cancellation of ``sum(x**2) - n * mean**2`` ever happens. Counts are exact
-integer prefix sums.
+(pandas guarantees that too) and no cancellation of ``sum(x**2) - n * mean**2`` ever happens. Skew and kurt
+merge ``(count, mean, M2, M3, M4)`` with Pebay's update the same way, after centering the column on its mean.
+Counts are exact integer prefix sums.
 
 >>> import numpy as np
 >>> from riptide.core.column import NumericColumn
@@ -69,6 +72,8 @@ __all__ = [
     "monotonic_within_segments",
     "segment_starts_from_sizes",
     "median_windows",
+    "quantile_windows",
+    "QUANTILE_INTERPOLATIONS",
     "window_values",
     "reduce_windows",
     "rolling_reduce",
@@ -76,7 +81,7 @@ __all__ = [
 ]
 
 #: The reductions :func:`reduce_windows` computes.
-WINDOW_OPS = ("sum", "mean", "var", "std", "sem", "min", "max", "first", "last", "count")
+WINDOW_OPS = ("sum", "mean", "var", "std", "sem", "min", "max", "first", "last", "count", "skew", "kurt")
 
 _CLOSED = (None, "right", "left", "both", "neither")
 
@@ -313,6 +318,33 @@ def _moments_merger(xp: types.ModuleType) -> Callable[[State, State], State]:
     return merge
 
 
+def _higher_moments_merger(xp: types.ModuleType) -> Callable[[State, State], State]:
+    """Pebay's pairwise update of (count, mean, M2, M3, M4), the sums of the 2nd..4th powers of the deviations
+    from the mean: every term is in deviations, so there is no cancellation of raw power sums (a window of
+    values near 1e6 is as accurate as one near 0) and a constant window has exactly zero M2."""
+
+    def merge(left: State, right: State) -> State:
+        n_a, mean_a, m2_a, m3_a, m4_a = left
+        n_b, mean_b, m2_b, m3_b, m4_b = right
+        n = n_a + n_b
+        inv = 1.0 / xp.maximum(n, 1.0)
+        delta = mean_b - mean_a
+        d_n = delta * inv
+        d_n2 = d_n * d_n
+        ab = n_a * n_b
+        mean = mean_a + d_n * n_b
+        m2 = m2_a + m2_b + delta * d_n * ab
+        m3 = m3_a + m3_b + d_n2 * delta * ab * (n_a - n_b) + 3.0 * d_n * (n_a * m2_b - n_b * m2_a)
+        m4 = (m4_a + m4_b + d_n2 * d_n2 * n * ab * (n_a * n_a - ab + n_b * n_b)
+              + 6.0 * d_n2 * (n_a * n_a * m2_b + n_b * n_b * m2_a) + 4.0 * d_n * (n_a * m3_b - n_b * m3_a))
+        # an empty side contributes nothing (and its mean, 0, must not enter delta**4: it could overflow)
+        merged = (n, mean, m2, m3, m4)
+        return tuple(xp.where(n_a == 0, b, xp.where(n_b == 0, a, m))
+                     for a, b, m in zip(left, right, merged))  # fmt: skip
+
+    return merge
+
+
 def _valid_picker(xp: types.ModuleType, leftmost: bool) -> Callable[[State, State], State]:
     """Merge (has a value, value) pairs keeping the leftmost (``first``) or rightmost (``last``) value."""
 
@@ -393,6 +425,8 @@ def _reduce(values: Any, op: str, start: Any, end: Any, min_periods: int, ddof: 
         combine = _valid_picker(xp, leftmost=(op == "first"))
         _, value = _lift((valid, values), start, end, max_length, identity, combine, xp)
         return xp.where((nobs >= min_periods) & (nobs > 0), value, nan)
+    if op in ("skew", "kurt"):
+        return _skew_kurt(values, valid, nobs, op, start, end, min_periods, max_length, xp)
     # var, std, sem: merge (count, mean, M2) triples; M2 is a sum of non-negative terms, so never negative.
     leaves = (valid.astype(np.float64), xp.where(valid, values, 0.0), xp.zeros(values.shape[0]))
     identity = (xp.zeros(m), xp.zeros(m), xp.zeros(m))
@@ -404,11 +438,42 @@ def _reduce(values: Any, op: str, start: Any, end: Any, min_periods: int, ddof: 
     return variance if op == "var" else xp.sqrt(variance)
 
 
-# --------------------------------------------------------------------------- median
+def _skew_kurt(values: Any, valid: Any, nobs: Any, op: str, start: Any, end: Any, min_periods: int,
+               max_length: int, xp: types.ModuleType) -> Any:  # fmt: skip
+    """pandas' bias-corrected skewness (3+ values) and excess kurtosis (4+ values) from exact central moments.
 
-#: Rows x window-length cells :func:`median_windows` sorts per pass (bounds its memory) and in all (bounds its time).
-_MEDIAN_CHUNK_CELLS = 1 << 24
-_MEDIAN_MAX_CELLS = 1 << 31
+    With ``B, C, D`` the 2nd..4th central moments over ``n`` (biased), skew is
+    ``sqrt(n (n - 1)) C / ((n - 2) B**1.5)`` and kurt ``((n**2 - 1) D / B**2 - 3 (n - 1)**2) / ((n - 2)(n - 3))``;
+    NaN for a window with zero variance (pandas 3: a constant window has no skew), or where ``B**1.5`` / ``B**2``
+    underflows to 0.
+    """
+    m = start.shape[0]
+    # Shift by the column's mean first (moments do not change): values far from 0 (1e6 + noise) then become
+    # exact small deviations (x - c is exact for x near c), so the window means are accurate to the data's
+    # own scale, not to 1e6 * eps. A device 0-d array: no scalar read.
+    count = xp.maximum(valid.sum(), 1)
+    centered = xp.where(valid, values, 0.0)
+    centered = xp.where(valid, centered - centered.sum() / count, 0.0)
+    zeros = xp.zeros(values.shape[0])
+    leaves = (valid.astype(np.float64), centered, zeros, zeros, zeros)
+    identity = tuple(xp.zeros(m) for _ in range(5))
+    _, _, m2, m3, m4 = _lift(leaves, start, end, max_length, identity, _higher_moments_merger(xp), xp)
+    n = nobs.astype(np.float64)
+    safe_n = xp.maximum(n, 1.0)
+    variance = m2 / safe_n  # B
+    if op == "skew":
+        spread = variance * xp.sqrt(variance)
+        defined = (nobs >= max(min_periods, 3)) & (spread > 0)
+        skew = xp.sqrt(n * (n - 1.0)) * (m3 / safe_n) / ((n - 2.0) * xp.where(defined, spread, 1.0))
+        return xp.where(defined, skew, np.nan)
+    square = variance * variance
+    defined = (nobs >= max(min_periods, 4)) & (square > 0)
+    ratio = (m4 / safe_n) / xp.where(defined, square, 1.0)
+    kurt = ((n * n - 1.0) * ratio - 3.0 * (n - 1.0) ** 2) / ((n - 2.0) * (n - 3.0))
+    return xp.where(defined, kurt, np.nan)
+
+
+# --------------------------------------------------------------------------- median and quantiles
 
 
 def median_windows(column: Column, start: Any, end: Any, min_periods: int) -> NumericColumn:
@@ -422,6 +487,71 @@ def median_windows(column: Column, start: Any, end: Any, min_periods: int) -> Nu
     >>> median_windows(col, start, end, 1).data.tolist()
     [5.0, 3.0, 3.0, 2.0, 3.5]
     """
+
+    def pick(matrix: Any, count: Any, xp: types.ModuleType) -> Any:
+        low = xp.maximum((count - 1) // 2, 0)
+        high = xp.maximum(count // 2, 0)
+        pick_low = xp.take_along_axis(matrix, low[:, None], axis=1)[:, 0]
+        pick_high = xp.take_along_axis(matrix, high[:, None], axis=1)[:, 0]
+        return (pick_low + pick_high) / 2
+
+    return _sorted_windows(column, start, end, min_periods, pick, "median")
+
+
+#: pandas' ``interpolation`` choices for quantiles.
+QUANTILE_INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def quantile_windows(column: Column, start: Any, end: Any, min_periods: int, q: float,
+                     interpolation: str = "linear") -> NumericColumn:  # fmt: skip
+    """The ``q`` quantile of the non-missing values of each window (NaN with fewer than ``max(min_periods, 1)``).
+
+    pandas' rule: with ``c`` values sorted, the position is ``q * (c - 1)``; between two values ``linear``
+    interpolates, ``lower`` / ``higher`` take either one, ``midpoint`` their mean, ``nearest`` the closer one
+    (the even position on a tie, as Python's ``round``). Sort-based, like :func:`median_windows`: each window's
+    values are gathered into a row of a (windows x longest window) matrix that is sorted along the rows, a block
+    of windows at a time, so it suits windows of modest length (O(n * w log w) work).
+
+    >>> col = NumericColumn(np.array([5.0, 1.0, np.nan, 3.0, 4.0]))
+    >>> start, end = fixed_window_bounds(5, 3)
+    >>> quantile_windows(col, start, end, 1, 0.25).data.tolist()
+    [5.0, 2.0, 2.0, 1.5, 3.25]
+    """
+    if interpolation not in QUANTILE_INTERPOLATIONS:
+        raise ValueError(f"Interpolation '{interpolation}' is not supported")
+
+    def pick(matrix: Any, count: Any, xp: types.ModuleType) -> Any:
+        position = q * (count - 1).astype(np.float64)
+        low = xp.maximum(xp.floor(position).astype(np.int64), 0)
+        fraction = position - low
+        high = xp.minimum(low + 1, xp.maximum(count - 1, 0))
+        value_low = xp.take_along_axis(matrix, low[:, None], axis=1)[:, 0]
+        value_high = xp.take_along_axis(matrix, high[:, None], axis=1)[:, 0]
+        if interpolation == "linear":
+            between = value_low + (value_high - value_low) * fraction
+        elif interpolation == "lower":
+            between = value_low
+        elif interpolation == "higher":
+            between = value_high
+        elif interpolation == "midpoint":
+            between = (value_low + value_high) / 2
+        else:  # nearest; a tie goes to the even position
+            tie_high = (fraction == 0.5) & (low % 2 == 1)
+            between = xp.where((fraction > 0.5) | tie_high, value_high, value_low)
+        return xp.where(fraction == 0, value_low, between)
+
+    return _sorted_windows(column, start, end, min_periods, pick, "quantile")
+
+
+#: Rows x window-length cells :func:`median_windows` sorts per pass (bounds its memory) and in all (bounds its time).
+_MEDIAN_CHUNK_CELLS = 1 << 24
+_MEDIAN_MAX_CELLS = 1 << 31
+
+
+def _sorted_windows(column: Column, start: Any, end: Any, min_periods: int,
+                    pick: Callable[[Any, Any, types.ModuleType], Any], name: str) -> NumericColumn:  # fmt: skip
+    """Sort each window's non-missing values (one matrix row per window, a block of windows at a time) and
+    ``pick(sorted rows, counts, xp)`` one value per window."""
     xp = column.xp
     values = window_values(column)
     m = start.shape[0]
@@ -431,8 +561,8 @@ def median_windows(column: Column, start: Any, end: Any, min_periods: int) -> Nu
     if width == 0 or values.shape[0] == 0:
         return NumericColumn(xp.full(m, np.nan))
     if m * width > _MEDIAN_MAX_CELLS:
-        raise NotImplementedError(f"rolling median over {m} windows of up to {width} rows is too large for "
-                                  "riptide's sort-based median; use shorter windows")  # fmt: skip
+        raise NotImplementedError(f"rolling {name} over {m} windows of up to {width} rows is too large for "
+                                  f"riptide's sort-based {name}; use shorter windows")  # fmt: skip
     nobs = _window_counts(~xp.isnan(values), start, end, xp)
     offsets = xp.arange(width, dtype=np.int64)
     rows_per_block = max(1, _MEDIAN_CHUNK_CELLS // width)
@@ -446,14 +576,10 @@ def median_windows(column: Column, start: Any, end: Any, min_periods: int) -> Nu
         # so the valid values come first, in order, without relying on where a sort puts NaN.
         matrix = xp.where(inside & ~xp.isnan(matrix), matrix, np.inf)
         matrix.sort(axis=1)
-        count = nobs[lo:lo + rows_per_block]
-        low = xp.maximum((count - 1) // 2, 0)
-        high = xp.maximum(count // 2, 0)
-        pick_low = xp.take_along_axis(matrix, low[:, None], axis=1)[:, 0]
-        pick_high = xp.take_along_axis(matrix, high[:, None], axis=1)[:, 0]
-        parts.append((pick_low + pick_high) / 2)
-    medians = parts[0] if len(parts) == 1 else xp.concatenate(parts)
-    return NumericColumn(xp.where((nobs >= max(min_periods, 1)), medians, np.nan))
+        with np.errstate(invalid="ignore"):  # inf - inf past the last value of short windows: masked below
+            parts.append(pick(matrix, nobs[lo:lo + rows_per_block], xp))
+    picked = parts[0] if len(parts) == 1 else xp.concatenate(parts)
+    return NumericColumn(xp.where((nobs >= max(min_periods, 1)), picked, np.nan))
 
 
 # --------------------------------------------------------------------------- the two steps together
