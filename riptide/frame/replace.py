@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
 from riptide.core.ops import cast, missing
@@ -153,8 +154,8 @@ def _as_list(value: Any) -> list:
 
     if isinstance(value, Index):
         value = value.to_pandas()
-    if hasattr(value, "get") and hasattr(value, "__cuda_array_interface__"):  # a CuPy array argument
-        value = value.get()
+    if _device.is_device_array(value):  # a CuPy array argument (the pairs are Python values)
+        value = _device.to_host(value)
     return list(value)
 
 
