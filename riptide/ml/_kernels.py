@@ -595,7 +595,7 @@ def column_totals(A: Any, xp: Any) -> Any:
     >>> column_totals(np.array([[1.0, 2.0], [3.0, 4.0]]), np)
     array([4., 6.])
     """
-    if xp is not np and A.shape[0] > 0 and A.dtype in (np.float32, np.float64):
+    if xp is not np and A.shape[0] > 0 and A.shape[1] > 0 and A.dtype in (np.float32, np.float64):
         return column_sums(xp.ascontiguousarray(A), xp)
     return A.sum(axis=0, dtype=xp.float64)
 
