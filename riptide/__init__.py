@@ -38,6 +38,7 @@ _LAZY_EXPORTS = {
     "MultiIndex": "riptide.frame.multi_index",
     "concat": "riptide.frame.concat",
     "merge": "riptide.frame.merge",
+    "merge_asof": "riptide.frame.merge_asof",
     "melt": "riptide.frame.reshape",
     "get_dummies": "riptide.frame.reshape",
     "cut": "riptide.frame.binning",

@@ -19,8 +19,8 @@ A merge runs in three steps, and this module is laid out the same way:
 Only labels, dtypes and sizes are read on the host; rows never leave the device (the duplicate keys quoted
 in a ``validate`` error are the one exception: five rows, to write the message).
 
-Not supported: joining on a MultiIndex (by ``left_index``/``right_index``); ``how="asof"`` (pandas'
-``merge_asof``). Key pairs that pandas can only compare as Python objects (bool against numbers, strings
+Not supported: joining on a MultiIndex (by ``left_index``/``right_index``); ``how="asof"`` (that is
+:func:`riptide.merge_asof`, in :mod:`riptide.frame.merge_asof`). Key pairs that pandas can only compare as Python objects (bool against numbers, strings
 against bools) raise TypeError, because riptide has no object columns.
 
 >>> import riptide as rt
@@ -175,7 +175,7 @@ class _Merge:
         if how not in joins.JOIN_TYPES and how != "asof":
             raise ValueError(f"'{how}' is not a valid Merge type: {_MERGE_TYPES}")
         if how == "asof":
-            raise NotImplementedError("how='asof' is pandas' merge_asof, which riptide does not have yet")
+            raise NotImplementedError("how='asof' is pandas' merge_asof: call riptide.merge_asof")
         self.orig_left, self.orig_right = left, right
         self.left, self.right = left, right
         self.how = how
