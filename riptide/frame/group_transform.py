@@ -11,8 +11,10 @@ each group a contiguous run in original order — from which everything here is 
   so the kept rows stay in their original order with their original labels, as in pandas 3;
 * **transform** with an aggregation name broadcasts the per-group result back to the rows (a gather by group
   number), with a transformation name calls it;
-* **corr / cov** between columns: per group and per column pair, sums of centred products over the rows where
-  both values are present (two passes, no loop over groups);
+* **corr / cov** between columns (and ``corrwith`` another Series or DataFrame): per group and per column pair,
+  sums of centred products over the rows where both values are present (two passes, no loop over groups);
+* **sample**: one random key per row and one sort by (group, key) for all groups; each group keeps its ``n``
+  best keys (weighted: Efraimidis-Spirakis keys), or with ``replace`` draws positions within its run of rows;
 * **apply / filter / transform with a Python function**: correct for any function, so they call it once per
   group on a riptide sub-object (a Python loop over *groups*, never over rows; the object is permuted into
   group order once so each group is a zero-copy slice) and combine the results as pandas does. ``apply`` of a
@@ -144,9 +146,10 @@ class GroupTransformMethods:
             self._widen_blocks(results)
         return self._row_result(results)
 
-    def _narrow_int_blocks(self) -> list[list[Hashable]]:
+    def _narrow_int_blocks(self, wide: bool = False) -> list[list[Hashable]]:
         """The labels of the value columns that pandas holds in one 2-D block, for the plain narrow int columns
-        (int8/16/32, uint8/16/32; masked and 64-bit columns need no block rule).
+        (int8/16/32, uint8/16/32; masked and 64-bit columns need no block rule for sums); ``wide=True`` takes
+        int64/uint64 columns too (skew's cast back to the column dtype is decided per block of any width).
 
         A frame built in one go keeps all its columns of a dtype in one block, in column order; grouped by
         keys that are not its columns, or with an explicit selection (``df.groupby(k)[[...]]``, a copy),
@@ -158,7 +161,7 @@ class GroupTransformMethods:
 
         def narrow(column: Column) -> bool:
             dtype = column.dtype
-            return isinstance(dtype, np.dtype) and dtype.kind in "iu" and dtype.itemsize < 8
+            return isinstance(dtype, np.dtype) and dtype.kind in "iu" and (wide or dtype.itemsize < 8)
 
         if self._selection is not None or not any(self._keys.from_frame):
             by_dtype: dict[np.dtype, list[Hashable]] = {}
@@ -475,6 +478,51 @@ class GroupTransformMethods:
             rows = self._groups.xp.flatnonzero(_position_mask(spec, seg))
         return _take_rows(self._selected_obj(), rows)
 
+    # --- sample -------------------------------------------------------------------------------------------------
+    def sample(self, n: int | None = None, frac: float | None = None, replace: bool = False, weights: Any = None,
+               random_state: Any = None) -> Any:  # fmt: skip
+        """A random sample of each group's rows: ``n`` rows per group, or ``round(frac * size)``; groups in group
+        order, each group's rows in the order drawn, labels kept (pandas' layout and errors).
+
+        The draw differs from pandas' (which calls ``RandomState.choice`` once per group): every row gets one
+        random key and each group keeps its ``n`` best keys, one sort for all groups (weighted: the key
+        ``log(u) / weight``, Efraimidis-Spirakis, the same distribution as successive weighted draws); with
+        ``replace`` each drawn row is a uniform (or weighted, by bisection of the group's running weights)
+        pick within its group. The uniform numbers come from ``random_state`` read as pandas reads it, on the
+        host, so a seed gives the same rows on the CPU and the GPU.
+
+        >>> import riptide as rt
+        >>> s = rt.Series([1, 2, 3, 4, 5], index=list("abcde"))
+        >>> s.groupby([0, 1, 0, 1, 0]).sample(n=1, random_state=0).index.tolist()
+        ['c', 'b']
+        """
+        from riptide.frame.reshape import _random_state, _sampling_size
+
+        obj = self._selected_obj()
+        if obj.empty:  # pandas hands back the (empty) object before looking at the arguments
+            return obj
+        size = _sampling_size(n, frac, replace)
+        if n is not None and (isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer)):
+            raise TypeError(f"expected a sequence of integers or a single integer, got '{n}'")
+        xp = self._groups.xp
+        w = None
+        if weights is not None:
+            w = _sample_weights(obj, weights, xp)
+        rs = _random_state(random_state)
+        seg = self._segments
+        sizes = seg.sizes[: seg.n_groups]
+        if size is None:
+            take = xp.around(float(frac) * sizes.astype(np.float64)).astype(np.int64)  # round half to even
+        else:
+            take = xp.full(seg.n_groups, size, dtype=np.int64)
+        weighted = None if w is None else w[seg.order]
+        _check_sample(sizes, take, weighted, seg, replace)
+        if not replace:
+            rows = _sample_without_replacement(seg, take, weighted, rs)
+        else:
+            rows = _sample_with_replacement(seg, take, weighted, rs)
+        return _take_rows(obj, rows)
+
     # --- filter ---------------------------------------------------------------------------------------------------
     def filter(self, func: Callable, dropna: bool = True, *args: Any, **kwargs: Any) -> Any:
         """The rows of the groups for which ``func(group)`` is True (all rows, the others missing, when
@@ -741,6 +789,67 @@ class GroupTransformMethods:
         numeric_only=False)``) or with another Series (``SeriesGroupBy.cov(other, min_periods=None, ddof=1)``).
         """
         return (self._frame_cov if self._is_frame else self._series_cov)(*args, **kwargs)
+
+    def corrwith(self, other: Any, drop: bool = False, method: Any = "pearson", numeric_only: bool = False) -> Any:
+        """Per group, the correlation of each value column with ``other`` (a Series, aligned on the index) or with
+        the same-named column of ``other`` (a DataFrame): one row per group (``DataFrameGroupBy.corrwith``,
+        deprecated by pandas 3, which warns as pandas does).
+
+        With a DataFrame, the columns found in only one of the two come after the shared ones as NaN (sorted),
+        unless ``drop``. Pearson or Spearman, per group over the rows where both values are present.
+
+        >>> import riptide as rt, warnings
+        >>> df = rt.DataFrame({"k": [1, 1, 1, 2, 2, 2], "a": [1.0, 2, 4, 1, 5, 2]})
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     df.groupby("k").corrwith(rt.Series([1.0, 3, 4, 2, 1, 0]))["a"].round(6).tolist()
+        [0.928571, -0.240192]
+        """
+        import warnings
+
+        from riptide.frame.dataframe import DataFrame
+        from riptide.frame.series import Series
+
+        if not self._is_frame:
+            raise AttributeError("'SeriesGroupBy' object has no attribute 'corrwith'")
+        warnings.warn("DataFrameGroupBy.corrwith is deprecated", pd.errors.Pandas4Warning, stacklevel=2)
+        _check_corr_method(method)
+        if isinstance(other, pd.Series | pd.DataFrame):
+            other = (Series if isinstance(other, pd.Series) else DataFrame)(other)
+        if not isinstance(other, Series | DataFrame):
+            raise TypeError(f"corrwith needs a Series or a DataFrame, got {type(other).__name__}")
+        index = self._obj.index
+        items = [(label, column) for label, column in self._value_items() if not numeric_only or _is_numeric(column)]
+        xp = self._groups.xp
+        if self.ngroups == 0:  # pandas: the empty result of apply, the value columns in their own dtypes
+            return self._frame({label: column.slice(0, 0) for label, column in items})
+        if isinstance(other, Series):
+            aligned = other if other.index.equals(index) and len(other) == len(index) else other.reindex(index)
+            pairs = [(label, column, aligned._column) for label, column in items]
+            labels = [label for label, _ in items]
+        else:
+            own = dict(items)
+            theirs = other._data
+            if numeric_only:
+                theirs = {label: column for label, column in theirs.items() if _is_numeric(column)}
+            shared = [label for label in own if label in theirs]
+            aligned = other if other.index.equals(index) and len(other) == len(index) else other.reindex(index)
+            pairs = [(label, own[label], aligned._data[label]) for label in shared]
+            labels = list(shared)
+            if not drop:
+                rest = [label for label in list(own) + [x for x in theirs if x not in own] if label not in shared]
+                try:
+                    rest = sorted(rest)  # pandas appends them in the union's (sorted) order
+                except TypeError:
+                    pass
+                labels += rest
+        results: dict[Hashable, Column] = {}
+        for label, column, partner in pairs:
+            x, x_valid = _numeric_values(column, label)
+            y, y_valid = _numeric_values(partner, label)
+            results[label] = NumericColumn(_correlation(x, x_valid, y, y_valid, self._groups, method, 1))
+        nothing = NumericColumn(xp.full(self.ngroups, np.nan))
+        return self._frame({label: results.get(label, nothing) for label in labels})
 
     def _series_corr(self, other: Any, method: str = "pearson", min_periods: int | None = None) -> Any:
         _check_corr_method(method)
@@ -1040,6 +1149,122 @@ def _slice_mask(spec: slice, position: Any, size: Any, xp: Any) -> Any:
     if step > 1:
         mask &= ((position - start) % step) == 0
     return mask
+
+
+# --- sampling -----------------------------------------------------------------------------------------------------
+
+#: pandas' errors for a group, in the order pandas checks them (its weights, then NumPy's ``RandomState.choice``).
+_SAMPLE_ERRORS = ("Invalid weights: weights sum to zero",
+                  "Weighted sampling cannot be achieved with replace=False. Either set replace=True or use smaller "
+                  "weights. See the docstring of sample for details.",
+                  "a must be greater than 0 unless no samples are taken",
+                  "Cannot take a larger sample than population when 'replace=False'")  # fmt: skip
+
+
+def _check_sample(sizes: Any, take: Any, weighted: Any, seg: Segments, replace: bool) -> None:
+    """Raise pandas' ValueError for the first group (in group order) that cannot give its sample."""
+    from riptide.core.kernels.scatter import scatter_add, scatter_max
+
+    xp = seg.xp
+    n_groups = seg.n_groups
+    errors = []
+    if weighted is not None:
+        totals = xp.zeros(n_groups + 1, dtype=np.float64)
+        scatter_add(totals, seg.ids, weighted, xp)
+        largest = xp.zeros(n_groups + 1, dtype=np.float64)
+        scatter_max(largest, seg.ids, weighted, xp)
+        totals, largest = totals[:n_groups], largest[:n_groups]
+        errors.append(totals == 0)
+        with np.errstate(all="ignore"):
+            errors.append((take * (largest / totals) > 1) if not replace else xp.zeros(n_groups, dtype=bool))
+    else:
+        errors += [xp.zeros(n_groups, dtype=bool)] * 2
+    errors.append((sizes == 0) & (take > 0))
+    errors.append((take > sizes) if not replace else xp.zeros(n_groups, dtype=bool))
+    failing = errors[0] | errors[1] | errors[2] | errors[3]
+    if n_groups and bool(failing.any()):  # one scalar read: pandas refuses the sample
+        first = int(xp.argmax(failing))  # one scalar read (error path): the first failing group names the error
+        for message, flags in zip(_SAMPLE_ERRORS, errors, strict=True):
+            if bool(flags[first]):  # scalar reads on the error path only
+                raise ValueError(message)
+
+
+def _sample_weights(obj: Any, weights: Any, xp: Any) -> Any:
+    """The weights of ``sample`` as float64 on the device (a missing weight is 0), checked as pandas checks them."""
+    from riptide.frame.series import Series
+
+    if isinstance(weights, pd.Series):
+        weights = Series(weights)
+    if isinstance(weights, str):
+        if not hasattr(obj, "_data"):
+            raise ValueError("Strings cannot be passed as weights when sampling from a Series.")
+        if weights not in obj._data:
+            raise KeyError("String passed to weights not a valid column")
+        weights = Series._from_column(obj._data[weights], obj.index, weights)
+    elif isinstance(weights, Series):
+        weights = weights.reindex(obj.index)
+    if isinstance(weights, Series):
+        values = weights.astype(np.float64)._column
+        values = xp.where(values.isna(), np.nan, values.data) if values.can_hold_missing() else values.data
+    else:
+        values = xp.asarray(np.asarray(weights, dtype=np.float64))
+    if values.ndim != 1 or values.shape[0] != len(obj):
+        raise ValueError("Weights and axis to be sampled must be of same length")
+    if bool(xp.isinf(values).any()):  # one scalar read: pandas refuses the weights
+        raise ValueError("weights vector may not include `inf` values")
+    if bool((values < 0).any()):  # one scalar read: pandas refuses the weights
+        raise ValueError("weights vector may not include negative values")
+    return xp.where(xp.isnan(values), 0.0, values)
+
+
+def _uniform(rs: Any, count: int, xp: Any) -> Any:
+    """``count`` uniform numbers in [0, 1) from pandas' reading of ``random_state`` (drawn on the host)."""
+    return xp.asarray(rs.random(count)) if count else xp.zeros(0, dtype=np.float64)
+
+
+def _sample_without_replacement(seg: Segments, take: Any, weighted: Any, rs: Any) -> Any:
+    """Row positions: each group's ``take`` rows of largest random key, group by group, best key first."""
+    from riptide.core.kernels.sort import lexsort
+
+    xp = seg.xp
+    u = _uniform(rs, seg.n, xp)
+    if weighted is None:
+        keys = u
+    else:
+        with np.errstate(all="ignore"):  # a zero weight makes -inf: never drawn before a row of positive weight
+            keys = xp.log(u) / weighted
+    # sorted rows are already grouped: order each group's rows by descending key, keeping the groups together
+    order = lexsort([seg.ids, -keys], xp)
+    position = seg.position  # the groups' starts do not move: position within the group after the sort
+    kept = seg.ids < seg.n_groups
+    chosen = kept & (position < xp.concatenate([take, xp.zeros(1, dtype=np.int64)])[seg.ids])
+    return seg.order[order[chosen]]
+
+
+def _sample_with_replacement(seg: Segments, take: Any, weighted: Any, rs: Any) -> Any:
+    """Row positions: ``take`` independent draws per group, group by group."""
+    xp = seg.xp
+    offsets = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(take)])
+    group = row_of_each_element(offsets, xp)  # the group of each drawn row
+    u = _uniform(rs, int(group.shape[0]), xp)
+    starts, sizes = seg.starts[group], seg.sizes[group]
+    if weighted is None:
+        pick = xp.minimum((u * sizes).astype(np.int64), sizes - 1)
+        return seg.order[starts + pick]
+    # weighted: the first row of the group whose running weight exceeds u * (the group's total weight)
+    running = group_scan.segmented_scan("add", xp.where(seg.ids < seg.n_groups, weighted, 0.0), seg)
+    last_positive = xp.full(seg.n_groups + 1, -1, dtype=np.int64)
+    from riptide.core.kernels.scatter import scatter_max
+
+    scatter_max(last_positive, xp.where(weighted > 0, seg.ids, seg.n_groups), xp.arange(seg.n, dtype=np.int64), xp)
+    low, high = starts, last_positive[group]
+    target = u * running[xp.maximum(starts + sizes - 1, 0)]
+    for _ in range(max(int(seg.max_size), 1).bit_length()):  # bisection: log2(largest group) elementwise passes
+        middle = (low + high) // 2
+        right = running[middle] <= target
+        low = xp.where(right & (low < high), middle + 1, low)
+        high = xp.where(~right & (low < high), middle, high)
+    return seg.order[low]
 
 
 # --- corr / cov kernels -------------------------------------------------------------------------------------------

@@ -53,8 +53,8 @@ from riptide.frame.group_transform import GroupTransformMethods
 __all__ = ["SeriesGroupByMethods", "FrameGroupByMethods", "GroupBy", "SeriesGroupBy", "DataFrameGroupBy"]
 
 #: The reductions ``agg`` accepts by name (each is a method of GroupBy).
-AGGREGATIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "count", "size", "first",
-                "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
+AGGREGATIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "skew", "count", "size",
+                "first", "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
 
 #: NumPy reductions that ``agg`` runs as the named aggregation instead of once per group: pandas 3 calls
 #: them per group, and they call the Series method (skipna, NumPy's ddof=0 for std/var), which gives the
@@ -625,6 +625,8 @@ class GroupBy(GroupTransformMethods):
         self._aggregate_while_grouping([(column, op, kwargs) for _, column in items])
         if op in ("sum", "prod") and isinstance(self, DataFrameGroupBy):
             return self._wrap(self._sum_blocks(op, items, kwargs), op)
+        if op == "skew" and isinstance(self, DataFrameGroupBy):
+            return self._wrap(self._skew_blocks(items, kwargs), op)
         results = {label: self._reduce_column(column, op, label, **kwargs) for label, column in items}
         return self._wrap(results, op)
 
@@ -647,6 +649,27 @@ class GroupBy(GroupTransformMethods):
             narrowed = gr.narrow_together([results[i] for i in block], items[block[0]][1].dtype)
             for i, column in zip(block, narrowed, strict=True):
                 results[i] = column
+        return {label: results[i] for i, (label, _) in enumerate(items)}
+
+    def _skew_blocks(self, items: list[tuple[Hashable, Column]], kwargs: dict) -> dict[Hashable, Column]:
+        """A DataFrame's skews, the int columns' cast back to their dtype block by block as pandas casts them:
+        a block of same-dtype int columns keeps its dtype only when every skew of every column is a whole number
+        (:func:`~riptide.core.ops.group_reduce.whole_numbers`); a masked column decides alone."""
+        place = {label: i for i, (label, _) in enumerate(items)}
+        blocks = [[place[label] for label in block if label in place] for block in self._narrow_int_blocks(wide=True)]
+        blocks = [block for block in blocks if block]
+        in_block = {i for block in blocks for i in block}
+        results = [self._reduce_column(column, "skew", label, narrow=i not in in_block, **kwargs)
+                   for i, (label, column) in enumerate(items)]  # fmt: skip
+        xp = self._groups.xp
+        for block in blocks:
+            dtype = items[block[0]][1].dtype
+            whole = xp.ones(1, dtype=bool)
+            for i in block:
+                whole = whole & gr.whole_numbers(results[i].data, None, dtype).all()
+            if bool(whole[0]):  # one scalar read: the block's dtype depends on its values, as in pandas
+                for i in block:
+                    results[i] = NumericColumn(results[i].data.astype(dtype))
         return {label: results[i] for i, (label, _) in enumerate(items)}
 
     def _reduce_column(self, column: Column, op: str, label: Any = None, **kwargs: Any) -> Column:
@@ -716,6 +739,20 @@ class GroupBy(GroupTransformMethods):
 
     def sem(self, ddof: int = 1, numeric_only: bool = False, skipna: bool = True) -> Any:
         return self._aggregate("sem", numeric_only, ddof=ddof, skipna=skipna)
+
+    def skew(self, skipna: bool = True, numeric_only: bool = False, **kwargs: Any) -> Any:
+        """Unbiased (bias-corrected) skewness of each group's values, as pandas 3 computes it: NaN for a group
+        with fewer than 3 values or with all its values equal; ``skipna=False`` makes a group holding a missing
+        value NaN. Floats keep their width, ints and bools give float64 (masked dtypes Float64), except that
+        pandas hands an int column's skews back in its own dtype when all of them are whole numbers.
+
+        >>> import riptide as rt
+        >>> rt.Series([1.0, 2.0, 4.0, 8.0, 1.0]).groupby([0, 0, 0, 0, 1]).skew().round(6).tolist()
+        [1.137624, nan]
+        """
+        if kwargs:
+            raise TypeError(f"skew() got unexpected keyword arguments: {', '.join(sorted(kwargs))}")
+        return self._aggregate("skew", numeric_only, skipna=skipna)
 
     def count(self) -> Any:
         return self._aggregate("count")

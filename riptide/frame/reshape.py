@@ -351,9 +351,9 @@ def _sampling_weights(obj: Any, weights: Any, axis: int, length: int) -> np.ndar
     if values.ndim != 1 or len(values) != length:
         raise ValueError("Weights and axis to be sampled must be of same length")
     if np.isinf(values).any():
-        raise ValueError("weight vector may not include `inf` values")
+        raise ValueError("weights vector may not include `inf` values")
     if (values < 0).any():
-        raise ValueError("weight vector many not include negative values")
+        raise ValueError("weights vector may not include negative values")
     return np.where(np.isnan(values), 0.0, values)
 
 

@@ -25,7 +25,7 @@ HOST_OFFSETS = [pd.offsets.BusinessDay(2), pd.offsets.SemiMonthEnd(), pd.offsets
 def datetime_series(draw):
     unit = draw(st.sampled_from(["s", "ms", "us", "ns"]))
     seconds = draw(st.lists(st.integers(-1_000_000_000, 3_000_000_000), max_size=20))
-    values = np.array(seconds, np.int64).astype(f"datetime64[s]").astype(f"datetime64[{unit}]")
+    values = np.array(seconds, np.int64).astype("datetime64[s]").astype(f"datetime64[{unit}]")
     s = pd.Series(values)
     if len(s) and draw(st.booleans()):
         s.iloc[draw(st.integers(0, len(s) - 1))] = pd.NaT
@@ -116,3 +116,77 @@ def test_datetime_arithmetic_out_of_range_raises_overflow_error(fn):
     """A datetime or timedelta result outside int64 ticks raises pandas' OverflowError instead of wrapping around
     (missing rows never count)."""
     _both(_NEAR_BOUNDS, fn)
+
+
+# --- calendar offsets and timedelta products past the int64 ticks: pandas' exception type and message ---------------
+
+_HIGH = pd.Series(pd.to_datetime(["2000-01-01 00:00:00", "2262-04-01 05:06:07", "2262-03-20 00:00:00", None]))
+_HIGH = _HIGH.dt.as_unit("ns")
+_LOW = pd.Series(pd.to_datetime(["2000-01-01 00:00:00", "1677-09-25 01:02:03", None])).dt.as_unit("ns")
+_EDGE_OFFSETS = [
+    pd.offsets.MonthEnd(), pd.offsets.MonthEnd(-1), pd.offsets.MonthEnd(0), pd.offsets.MonthBegin(),
+    pd.offsets.MonthBegin(-1), pd.offsets.QuarterEnd(), pd.offsets.QuarterBegin(-1), pd.offsets.YearEnd(),
+    pd.offsets.YearBegin(-1), pd.offsets.MonthEnd(normalize=True), pd.offsets.Week(3), pd.offsets.Week(weekday=0),
+    pd.offsets.Week(-1, weekday=0), pd.offsets.Day(30), pd.DateOffset(months=1), pd.DateOffset(months=-1),
+    pd.DateOffset(years=1), pd.DateOffset(days=30), pd.DateOffset(days=-30), pd.DateOffset(weeks=5),
+    pd.DateOffset(months=1, days=30), pd.DateOffset(months=-1, hours=-1), pd.DateOffset(day=31),
+    pd.DateOffset(day=1), pd.DateOffset(year=2263), pd.DateOffset(days=9, months=0),
+]  # fmt: skip
+
+
+def _same_outcome_exactly(rt_fn, pd_fn) -> None:
+    """Both raise the same exception type with the same message, or both give the same Series."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = pd_fn()
+        except Exception as error:  # noqa: BLE001 - the oracle's error is data here
+            with pytest.raises(type(error)) as raised:
+                rt_fn()
+            assert type(raised.value) is type(error) and str(raised.value) == str(error)
+            return
+        assert_series_equal(rt_fn(), expected)
+
+
+@pytest.mark.parametrize("offset", _EDGE_OFFSETS, ids=stable_id)
+@pytest.mark.parametrize("side", ["high", "low"])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_offsets_past_the_datetime64_range_raise_as_pandas(offset, side, sign):
+    """OutOfBoundsDatetime naming the first date out of range for calendar moves, OverflowError for lengths of
+    time (as pandas' int64 addition), instead of wrapping around; NaT rows never raise."""
+    s = _HIGH if side == "high" else _LOW
+    _same_outcome_exactly(lambda: rt.Series(s) + offset if sign > 0 else rt.Series(s) - offset,
+                          lambda: s + offset if sign > 0 else s - offset)  # fmt: skip
+
+
+@given(day=st.one_of(st.integers(105_700, 106_751), st.integers(-106_752, -105_700)), seconds=st.integers(0, 86_399), months=st.integers(-30, 30),
+       anchored=st.sampled_from([pd.offsets.MonthEnd, pd.offsets.MonthBegin, pd.offsets.YearEnd,
+                                 pd.offsets.QuarterBegin]))  # fmt: skip
+@settings(max_examples=80, deadline=None)
+def test_offsets_near_the_bounds_match_pandas(day, seconds, months, anchored):
+    ticks = np.array([min(max((day * 86_400 + seconds) * 10**9, -(2**63) + 1), 2**63 - 1)], dtype=np.int64)
+    s = pd.Series(ticks.view("datetime64[ns]"))
+    _same_outcome_exactly(lambda: rt.Series(s) + pd.DateOffset(months=months), lambda: s + pd.DateOffset(months=months))
+    _same_outcome_exactly(lambda: rt.Series(s) + anchored(months // 3), lambda: s + anchored(months // 3))
+
+
+_DURATIONS = [pd.Series(pd.to_timedelta([100_000 * 86_400 * 10**9, 86_400 * 10**9, None], unit="ns")),
+              pd.Series(pd.to_timedelta([-(2**62), 1, None], unit="ns")),
+              pd.Series(pd.to_timedelta([100_000 * 86_400, 86_400, None], unit="s")).dt.as_unit("s")]  # fmt: skip
+_FACTORS = [2, 3, -3, np.int64(10**6), 10**6, 1e6, 2.5, np.inf, -np.inf, np.nan, 0, -(2**40), 2**62,
+            pd.Series([1, 10**6, 1]), pd.Series([10**6, 1, 1]), pd.Series([1e6, 1.0, 1.0]), pd.Series([1.0, 1.0, 1e300]),
+            pd.Series([np.inf, 1.0, 1.0]), pd.Series([1, 2, 3], dtype="Int64"), pd.Series([10**6, 2, 3], dtype="Int64"),
+            pd.Series([1e6, 2, None], dtype="Float64"), pd.Series([1, 2, 10**18]), pd.Series([2.0, np.nan, 3.0]),
+            True]  # fmt: skip
+
+
+@pytest.mark.parametrize("factor", _FACTORS, ids=stable_id)
+@pytest.mark.parametrize("durations", range(len(_DURATIONS)))
+@pytest.mark.parametrize("reflected", [False, True])
+def test_timedelta_products_out_of_range_raise_as_pandas(factor, durations, reflected):
+    """pandas' OutOfBoundsTimedelta ("Overflow in int64 multiplication" for whole factors, "... in timedelta
+    multiplication" otherwise) where a product leaves the int64 ticks; a NaN factor gives NaT."""
+    td = _DURATIONS[durations]
+    other = rt.from_pandas(factor) if isinstance(factor, pd.Series) else factor
+    _same_outcome_exactly(lambda: other * rt.Series(td) if reflected else rt.Series(td) * other,
+                          lambda: factor * td if reflected else td * factor)  # fmt: skip

@@ -108,21 +108,17 @@ def add_offset(ticks: Any, unit: str, offset: Any, xp: Any, sign: int = 1) -> tu
     nat = ticks == NAT
     kind = type(offset)
     if kind in _FIXED:
-        delta = n * _ticks_of_ns(_NS_PER[_FIXED[kind]], unit)
-        moved = ticks + delta
-        # two's complement: the sum wrapped where the result's sign differs from both operands' (NaT rows aside)
-        if bool(((((ticks ^ moved) & (delta ^ moved)) < 0) & ~nat).any()):  # one scalar read: pandas refuses it
-            raise OverflowError("Overflow in int64 addition")
+        moved = _checked_add(ticks, n * _ticks_of_ns(_NS_PER[_FIXED[kind]], unit), nat, xp)
     elif kind is pd.offsets.Week:
-        moved = _weekly(ticks, unit, n, offset.weekday, xp)
+        moved = _weekly(ticks, unit, n, offset.weekday, nat, xp)
     elif kind is pd.DateOffset:
-        moved = _relative(ticks, unit, n, offset.kwds, xp)
+        moved = _relative(ticks, unit, n, offset.kwds, nat, xp)
     else:
         period, day_rule, month_attribute = _ANCHORED[kind]
         anchor_month = getattr(offset, month_attribute) if month_attribute else 1
         if kind is pd.offsets.QuarterEnd or kind is pd.offsets.QuarterBegin:
             anchor_month = anchor_month or 3
-        moved = _anchored(ticks, unit, n, period, anchor_month, day_rule, xp)
+        moved = _anchored(ticks, unit, n, period, anchor_month, day_rule, nat, xp)
     if getattr(offset, "normalize", False):
         days, _ = split_ticks(moved, unit, xp)
         moved = days * _ticks_per_day(unit)
@@ -183,7 +179,57 @@ def _join(days: Any, time_of_day: Any, unit: str) -> Any:
     return days * _ticks_per_day(unit) + time_of_day
 
 
-def _relative(ticks: Any, unit: str, n: int, kwds: dict, xp: Any) -> Any:
+# --- the range of int64 ticks ----------------------------------------------------------------------------------
+# A moved date outside the int64 ticks of its unit would wrap around silently: pandas raises instead.
+# ``OutOfBoundsDatetime`` (a ValueError) for calendar moves, naming the first such date; ``OverflowError`` for
+# fixed lengths of time (Day, Hour, ..., Week, DateOffset(days=) without months or years), as its int64
+# addition does. NaT rows never raise.
+
+_UNIT_NAMES = {"s": "second", "ms": "millisecond", "us": "microsecond", "ns": "nanosecond"}
+
+
+def _checked_add(ticks: Any, delta: Any, nat: Any, xp: Any) -> Any:
+    """``ticks + delta`` (delta a Python int or an int64 array); OverflowError where a non-NaT row wraps or lands
+    on NaT's value."""
+    moved = ticks + delta
+    # two's complement: the sum wrapped where the result's sign differs from both operands'
+    wrapped = (((ticks ^ moved) & (delta ^ moved)) < 0) | (moved == NAT)
+    if bool((wrapped & ~nat).any()):  # one scalar read: pandas refuses it
+        raise OverflowError("Overflow in int64 addition")
+    return moved
+
+
+def _checked_join(days: Any, time_of_day: Any, unit: str, nat: Any, xp: Any, extra: int = 0,
+                  singular: bool = False) -> Any:  # fmt: skip
+    """Ticks of (day number, time of day) plus ``extra`` ticks; pandas' OutOfBoundsDatetime where a non-NaT row
+    falls outside the int64 ticks of ``unit`` (``singular``: the message of a DateOffset that replaces fields)."""
+    per_day = _ticks_per_day(unit)
+    high_day, high_time = divmod(2**63 - 1 - extra, per_day)  # the last representable tick, before ``extra``
+    low_day, low_time = divmod(-(2**63) + 1 - extra, per_day)  # the first (INT64_MIN is NaT)
+    outside = (days > high_day) | ((days == high_day) & (time_of_day > high_time)) | (days < low_day) | (
+        (days == low_day) & (time_of_day < low_time))  # fmt: skip
+    outside &= ~nat
+    if bool(outside.any()):  # one scalar read: pandas refuses a date its unit cannot hold
+        row = int(xp.argmax(outside))  # one scalar read (error path): the first such date names the error
+        _raise_out_of_bounds(int(days[row]), int(time_of_day[row]) + extra, unit, singular, midnight=extra != 0)
+    return _join(days, time_of_day, unit) + extra
+
+
+def _raise_out_of_bounds(day: int, ticks_of_day: int, unit: str, singular: bool, midnight: bool) -> None:
+    """pandas' OutOfBoundsDatetime naming the date (exact Python ints: it has no int64 ticks); pandas names a
+    date moved by months and a length of time at midnight (``midnight``)."""
+    per_day = _ticks_per_day(unit)
+    extra_days, ticks_of_day = divmod(ticks_of_day, per_day)
+    year, month, day_of_month = (int(v[0]) for v in civil_from_days(np.array([day + extra_days]), np))
+    seconds = 0 if midnight else ticks_of_day // TICKS_PER_SECOND[unit]
+    text = (f"{year:04d}-{month:02d}-{day_of_month:02d} {seconds // 3600:02d}:{seconds // 60 % 60:02d}:"
+            f"{seconds % 60:02d}")  # fmt: skip
+    if singular:
+        raise pd.errors.OutOfBoundsDatetime(f"Cannot cast {text} to unit='{unit}' without overflow.")
+    raise pd.errors.OutOfBoundsDatetime(f"Out of bounds {_UNIT_NAMES[unit]} timestamp: {text}")
+
+
+def _relative(ticks: Any, unit: str, n: int, kwds: dict, nat: Any, xp: Any) -> Any:
     """``DateOffset(**kwds)`` times ``n``: replace the singular fields, add months (day clipped), add the rest."""
     days, time_of_day = split_ticks(ticks, unit, xp)
     year, month, day = civil_from_days(days, xp)
@@ -201,15 +247,18 @@ def _relative(ticks: Any, unit: str, n: int, kwds: dict, xp: Any) -> Any:
         second = int(kwds["second"]) if "second" in kwds else seconds % 60
         time_of_day = (hour * 3600 + minute * 60 + second) * per_second + fraction
     months = n * (12 * int(kwds.get("years", 0)) + int(kwds.get("months", 0)))
+    fixed = n * _ticks_of_ns(sum(int(kwds.get(k, 0)) * _NS_PER[k] for k in _NS_PER), unit)
+    singular = any(k in kwds for k in _ABSOLUTE)
+    if not months and not singular:  # a length of time only: pandas adds it as a timedelta
+        return _checked_add(ticks, fixed, nat, xp)
     if months:
         year, month = _add_months(year, month, months)
     day = xp.minimum(day, _days_in_month(year, month, xp))  # relativedelta clips the day to the month
-    moved = _join(days_from_civil(year, month, day, xp), time_of_day, unit)
-    fixed_ns = sum(int(kwds.get(k, 0)) * _NS_PER[k] for k in _NS_PER)
-    return moved + n * _ticks_of_ns(fixed_ns, unit)
+    return _checked_join(days_from_civil(year, month, day, xp), time_of_day, unit, nat, xp, fixed, singular)
 
 
-def _anchored(ticks: Any, unit: str, n: int, period: int, anchor_month: int, day_rule: str, xp: Any) -> Any:
+def _anchored(ticks: Any, unit: str, n: int, period: int, anchor_month: int, day_rule: str, nat: Any,
+              xp: Any) -> Any:  # fmt: skip
     """Month/quarter/year begin or end: step ``n`` anchors with pandas' roll convention, keeping the time."""
     days, time_of_day = split_ticks(ticks, unit, xp)
     year, month, day = civil_from_days(days, xp)
@@ -229,16 +278,17 @@ def _anchored(ticks: Any, unit: str, n: int, period: int, anchor_month: int, day
     target = (period_number + steps) * period + offset
     target_year, target_month = target // 12, target % 12 + 1
     target_day = xp.ones_like(day) if day_rule == "first" else _days_in_month(target_year, target_month, xp)
-    return _join(days_from_civil(target_year, target_month, target_day, xp), time_of_day, unit)
+    return _checked_join(days_from_civil(target_year, target_month, target_day, xp), time_of_day, unit, nat, xp)
 
 
-def _weekly(ticks: Any, unit: str, n: int, weekday: int | None, xp: Any) -> Any:
+def _weekly(ticks: Any, unit: str, n: int, weekday: int | None, nat: Any, xp: Any) -> Any:
     """``Week(n, weekday=)``: n weeks; with a weekday, first roll forward to it (counting as a step when n > 0)."""
     per_week = 7 * _ticks_per_day(unit)
     if weekday is None:
-        return ticks + n * per_week
+        return _checked_add(ticks, n * per_week, nat, xp)
     days, _ = split_ticks(ticks, unit, xp)
     own_weekday = (days + 3) % 7  # 1970-01-01 was a Thursday (Monday = 0)
     roll = (weekday - own_weekday) % 7
     steps = n - (roll != 0).astype(np.int64) if n > 0 else xp.full_like(roll, n)
-    return ticks + roll * _ticks_per_day(unit) + steps * per_week
+    # a move of at most |n| + 1 weeks: its length in ticks fits in int64 for any n a calendar can use
+    return _checked_add(ticks, roll * _ticks_per_day(unit) + steps * per_week, nat, xp)

@@ -8,7 +8,7 @@ Three shapes of algorithm cover them all, none of them a loop over rows or group
   adds (or min/max-es) its value into its group's slot — atomics on the GPU, ``ufunc.at`` on NumPy.
   Rows that do not take part (missing values, dropped keys) go to one extra discard slot instead of
   being compacted away. var/std take two passes (group means, then squared deviations), which keeps
-  the digits a sum of squares would lose.
+  the digits a sum of squares would lose; skew adds the cubed deviations in the same second pass.
 * **sorted segments** (median, quantile, prod): rows ordered by (group, value) make each group's
   values one contiguous run; a product is a segmented scan over that run.
 * **pairs** (nunique): the distinct (group, value) pairs are themselves a grouping; count them per group.
@@ -21,7 +21,8 @@ What pandas decides and riptide copies (pandas 3.1, checked against it by tests/
 * integer sums and products are computed in 64 bits (wrapping like NumPy) and handed back in the
   input's dtype when every group's result fits it, in int64/uint64 otherwise — pandas'
   ``maybe_downcast_to_dtype``, which a DataFrame applies to a block of same-dtype columns at once
-  (:func:`narrow_together`); bool sums are int64;
+  (:func:`narrow_together`); bool sums are int64; the same cast gives an int column's skews back in
+  its dtype when all of them are whole numbers (:func:`whole_numbers`);
 * a group without a value gives NaN / NaT / <NA> (an int or bool result becomes float64), except sum
   (0, or "" for strings) and prod (1) unless ``min_count`` asks for more values;
 * ``skipna=False`` makes a group with a missing value missing (first/last then take the first/last
@@ -53,9 +54,10 @@ from riptide.core.kernels.scatter import scatter_add, scatter_max, scatter_min
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows
 
-__all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported", "narrow_together", "partial_kinds"]
+__all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported", "narrow_together", "partial_kinds",
+           "whole_numbers"]
 
-GROUP_REDUCTIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "count", "size",
+GROUP_REDUCTIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "skew", "count", "size",
                     "first", "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
 INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
 
@@ -117,7 +119,7 @@ def check_supported(column: Column, op: str) -> None:
             raise TypeError(f"dtype 'str' does not support operation '{op}'")
         return
     if isinstance(column, CategoricalColumn):
-        if op in ("sum", "prod"):
+        if op in ("sum", "prod", "skew"):
             raise TypeError(f"category type does not support {op} operations")
         if op in ("min", "max", "idxmin", "idxmax") and not column.dtype.ordered:
             raise TypeError(f"Cannot perform {op} with non-ordered Categorical")
@@ -126,12 +128,12 @@ def check_supported(column: Column, op: str) -> None:
         return
     kind = column.kind
     if kind == "M":
-        if op in ("sum", "prod", "var"):
+        if op in ("sum", "prod", "var", "skew"):
             raise TypeError(f"datetime64 type does not support operation '{op}'")
         if op in ("any", "all"):
             raise TypeError(f"'{op}' with datetime64 dtypes is not supported. "
                             f"Use (obj != pd.Timestamp(0)).{op}() instead.")  # fmt: skip
-    elif kind == "m" and op in ("prod", "var"):
+    elif kind == "m" and op in ("prod", "var", "skew"):
         raise TypeError(f"timedelta64 type does not support {op} operations")
     elif kind == "b" and op == "quantile" and not dtypes.is_masked(column.dtype):
         raise TypeError("Cannot use quantile with bool dtype")
@@ -266,6 +268,8 @@ def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_coun
             if op == "sem":
                 result = result / xp.sqrt(rows.counts.astype(np.float64))
         missing = rows.counts - ddof <= 0
+    elif op == "skew":
+        result, missing = _skew(values, rows)
     else:  # median, quantile
         result = _quantile(values, rows, 0.5 if op == "median" else q, "median" if op == "median" else interpolation)
         missing = rows.counts == 0
@@ -274,6 +278,9 @@ def _numeric(column: NumericColumn, rows: _Rows, op: str, skipna: bool, min_coun
     dtype = _result_dtype(column.dtype, op, interpolation)
     if op in ("sum", "prod") and kind in "iu" and narrow:
         dtype = _downcast_if_lossless(result, column.dtype, dtype, missing)
+    if op == "skew" and kind in "iu" and narrow and bool(whole_numbers(result, missing, column.dtype).all()):
+        # one scalar read: pandas hands an int column's skews back in its dtype when every one is a whole number
+        dtype = column.dtype
     return _finish(result, dtype, missing, xp)
 
 
@@ -416,6 +423,61 @@ def _variance(values: Any, rows: _Rows, ddof: int) -> Any:
         squares = xp.zeros(n_groups + 1, dtype=np.float64)
         scatter_add(squares, rows.targets, xp.where(rows.valid, centred * centred, 0.0), xp)
         return squares[:n_groups] / (counts - ddof)
+
+
+def _skew(values: Any, rows: _Rows) -> tuple[Any, Any]:
+    """Per-group bias-corrected skewness, pandas' ``n * sqrt(n - 1) / (n - 2) * m3 / m2 ** 1.5`` (m2, m3: centred
+    sums of squares and cubes), and the groups it leaves missing: fewer than 3 values, or no spread (pandas 3).
+
+    The values are centred on their group's mean before they are raised to powers (no cancellation of large
+    offsets), and the sums are corrected for the digits the mean itself lost (``d - mean(d)`` expanded, the
+    "corrected two-pass" moments). A constant group is found by its min and max, not by m2 == 0: its mean may
+    differ from its value in the last bit, which would leave a tiny, meaningless spread.
+    """
+    xp = rows.xp
+    groups = rows.groups
+    n_groups = groups.n_groups
+    counts = rows.counts
+    targets = rows.targets
+    floats = values.astype(np.float64)
+    with np.errstate(all="ignore"):
+        n = counts.astype(np.float64)
+        means = _sum(floats, rows, "f") / n
+        d = xp.where(rows.valid, floats - xp.concatenate([means, xp.zeros(1)])[targets], 0.0)
+        sums = []
+        power = d
+        for _ in range(3):  # sums of d, d**2, d**3 per group (the discard slot takes the other rows' zeros)
+            total = xp.zeros(n_groups + 1, dtype=np.float64)
+            scatter_add(total, targets, power, xp)
+            sums.append(total[:n_groups])
+            power = power * d
+        s1, s2, s3 = sums
+        shift = s1 / n
+        m2 = s2 - n * shift * shift
+        m3 = s3 - 3.0 * shift * s2 + 2.0 * n * shift * shift * shift
+        result = n * xp.sqrt(n - 1.0) / (n - 2.0) * (m3 / m2**1.5)
+    low = _extreme(floats, rows.valid, groups, "min", targets)
+    high = _extreme(floats, rows.valid, groups, "max", targets)
+    missing = (counts < 3) | (low == high) | (m2 == 0)
+    return result, missing
+
+
+def whole_numbers(result: Any, missing: Any, dtype: Any) -> Any:
+    """Per group: whether pandas would hand this float result back in the int ``dtype`` of its column.
+
+    pandas casts a float reduction of an int column back to that dtype (``maybe_downcast_to_dtype``) when every
+    value casts (truncating) to an int of the dtype's range that is within 1e-8 of it and none is missing; a
+    DataFrame decides for each block of same-dtype columns at once (``.all()`` over all of them).
+    """
+    from riptide._device import namespace_of
+
+    xp = namespace_of(result)
+    info = np.iinfo(dtypes.to_numpy_dtype(dtype))
+    with np.errstate(all="ignore"):
+        inside = (result >= np.float64(info.min)) & (result < np.float64(int(info.max) + 1))
+        close = xp.abs(xp.trunc(xp.where(inside, result, 0.0)) - result) <= 1e-8
+    ok = inside & close
+    return ok if missing is None else ok & ~missing
 
 
 def _quantile(values: Any, rows: _Rows, q: float, interpolation: str) -> Any:

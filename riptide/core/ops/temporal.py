@@ -181,8 +181,9 @@ def _arithmetic(a: _Side, b: _Side, op: str, xp: Any, size: int, left: Any, righ
     a, b = _resolve_nat(a, b, op, left, right, reflected)
     ka, kb = a.kind, b.kind
     if "bool" in (ka, kb) and "m" in (ka, kb):
-        raise TypeError(f"Cannot {'multiply' if op == 'mul' else 'divide'} 'timedelta64' by bool, explicitly cast "
-                        "to integers instead")  # fmt: skip
+        unit = a.unit if ka == "m" else b.unit
+        raise TypeError(f"Cannot {'multiply' if op == 'mul' else 'divide'} 'timedelta64[{unit}]' by bool, explicitly "
+                        "cast to integers instead")  # fmt: skip
     if op in ("add", "sub") and "num" in (ka, kb) and ({ka, kb} & {"M", "m"}):
         name = "DatetimeArray" if "M" in (ka, kb) else "TimedeltaArray"
         raise TypeError(f"Addition/subtraction of integers and integer-arrays with {name} is no longer "
@@ -272,8 +273,37 @@ def _timedelta_by_number(td: _Side, number: _Side, op: str, xp: Any, size: int) 
         values = xp.asarray(t) - _scaled(quotient[0], n, "mul", xp)[0]
     else:
         values, bad = _scaled(t, n, op, xp)
+        if op == "mul":
+            _check_product(t, n, values, missing, xp)
         bad = _either(missing, bad)
     return _temporal_result(values, "m", td.unit, bad, xp, size)
+
+
+def _check_product(t: Any, n: Any, product: Any, missing: Any, xp: Any) -> None:
+    """pandas' OutOfBoundsTimedelta where ``timedelta * number`` leaves the int64 ticks of the unit: an int
+    product that wrapped (or landed on NaT's value), a float product beyond +-2**63, an infinite factor. Rows
+    already missing (NaT, a missing or NaN factor) never raise."""
+    if missing is True:
+        return
+    t = xp.asarray(t)
+    integer = binary.kind_of(n) in "iu"
+    if integer:
+        factor = xp.asarray(n).astype(np.int64)
+        safe = numpy_compat.where(xp, factor == 0, 1, factor)
+        with np.errstate(all="ignore"):  # INT64_MIN // -1 wraps: t is NaT there, a missing row
+            overflow = ((factor != 0) & (product // safe != t)) | (product == NAT)
+    else:
+        factor = xp.asarray(n, dtype=np.float64)
+        with np.errstate(all="ignore"):
+            exact = t.astype(np.float64) * factor
+            overflow = xp.isinf(factor) | (xp.isfinite(exact) & ((exact >= 2.0**63) | (exact <= -(2.0**63))))
+    if missing is not None and missing is not False:
+        overflow = overflow & ~xp.asarray(missing)
+    if bool(xp.any(overflow)):  # one scalar read: pandas refuses a product out of range
+        scalar = xp.ndim(factor) == 0 if hasattr(xp, "ndim") else np.ndim(n) == 0
+        if integer or (scalar and float(n).is_integer()):  # pandas multiplies by a whole float as by an int
+            raise pd.errors.OutOfBoundsTimedelta("Overflow in int64 multiplication")
+        raise pd.errors.OutOfBoundsTimedelta("Overflow in timedelta multiplication")
 
 
 def _scaled(t: Any, n: Any, op: str, xp: Any) -> tuple[Any, Any]:
