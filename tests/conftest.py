@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import string as _string
+import warnings
 from typing import Any
 
 import numpy as np
@@ -346,6 +347,23 @@ def check_same_outcome(rt_fn: Any, pd_fn: Any, compare: Any) -> None:
             rt_fn()
         return
     compare(rt_fn(), expected)
+
+
+def check_same_outcome_exactly(rt_fn: Any, pd_fn: Any, compare: Any = None) -> None:
+    """Both raise the same exception type with the same message, or both return equal results
+    (``compare``, :func:`assert_series_equal` by default); warnings from either side are ignored."""
+    compare = assert_series_equal if compare is None else compare
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = pd_fn()
+        except Exception as error:  # noqa: BLE001 - the oracle's error is the expectation
+            with pytest.raises(type(error)) as raised:
+                rt_fn()
+            assert type(raised.value) is type(error) and str(raised.value) == str(error)
+            return
+        got = rt_fn()
+    compare(got, expected)
 
 
 def _error_family(error: BaseException) -> type[BaseException] | tuple[type[BaseException], ...]:

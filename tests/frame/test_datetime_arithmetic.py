@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import riptide as rt
-from conftest import assert_series_equal, check_same_outcome, stable_id
+from conftest import assert_series_equal, check_same_outcome, check_same_outcome_exactly, stable_id
 from riptide.errors import HostFallbackWarning
 
 DEVICE_OFFSETS = [pd.offsets.MonthEnd(), pd.offsets.MonthBegin(-2), pd.offsets.QuarterEnd(), pd.offsets.YearBegin(),
@@ -134,20 +134,6 @@ _EDGE_OFFSETS = [
 ]  # fmt: skip
 
 
-def _same_outcome_exactly(rt_fn, pd_fn) -> None:
-    """Both raise the same exception type with the same message, or both give the same Series."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            expected = pd_fn()
-        except Exception as error:  # noqa: BLE001 - the oracle's error is data here
-            with pytest.raises(type(error)) as raised:
-                rt_fn()
-            assert type(raised.value) is type(error) and str(raised.value) == str(error)
-            return
-        assert_series_equal(rt_fn(), expected)
-
-
 @pytest.mark.parametrize("offset", _EDGE_OFFSETS, ids=stable_id)
 @pytest.mark.parametrize("side", ["high", "low"])
 @pytest.mark.parametrize("sign", [1, -1])
@@ -155,7 +141,7 @@ def test_offsets_past_the_datetime64_range_raise_as_pandas(offset, side, sign):
     """OutOfBoundsDatetime naming the first date out of range for calendar moves, OverflowError for lengths of
     time (as pandas' int64 addition), instead of wrapping around; NaT rows never raise."""
     s = _HIGH if side == "high" else _LOW
-    _same_outcome_exactly(lambda: rt.Series(s) + offset if sign > 0 else rt.Series(s) - offset,
+    check_same_outcome_exactly(lambda: rt.Series(s) + offset if sign > 0 else rt.Series(s) - offset,
                           lambda: s + offset if sign > 0 else s - offset)  # fmt: skip
 
 
@@ -166,8 +152,8 @@ def test_offsets_past_the_datetime64_range_raise_as_pandas(offset, side, sign):
 def test_offsets_near_the_bounds_match_pandas(day, seconds, months, anchored):
     ticks = np.array([min(max((day * 86_400 + seconds) * 10**9, -(2**63) + 1), 2**63 - 1)], dtype=np.int64)
     s = pd.Series(ticks.view("datetime64[ns]"))
-    _same_outcome_exactly(lambda: rt.Series(s) + pd.DateOffset(months=months), lambda: s + pd.DateOffset(months=months))
-    _same_outcome_exactly(lambda: rt.Series(s) + anchored(months // 3), lambda: s + anchored(months // 3))
+    check_same_outcome_exactly(lambda: rt.Series(s) + pd.DateOffset(months=months), lambda: s + pd.DateOffset(months=months))
+    check_same_outcome_exactly(lambda: rt.Series(s) + anchored(months // 3), lambda: s + anchored(months // 3))
 
 
 _DURATIONS = [pd.Series(pd.to_timedelta([100_000 * 86_400 * 10**9, 86_400 * 10**9, None], unit="ns")),
@@ -188,5 +174,5 @@ def test_timedelta_products_out_of_range_raise_as_pandas(factor, durations, refl
     multiplication" otherwise) where a product leaves the int64 ticks; a NaN factor gives NaT."""
     td = _DURATIONS[durations]
     other = rt.from_pandas(factor) if isinstance(factor, pd.Series) else factor
-    _same_outcome_exactly(lambda: other * rt.Series(td) if reflected else rt.Series(td) * other,
+    check_same_outcome_exactly(lambda: other * rt.Series(td) if reflected else rt.Series(td) * other,
                           lambda: factor * td if reflected else td * factor)  # fmt: skip

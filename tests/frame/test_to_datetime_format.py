@@ -8,13 +8,12 @@ from __future__ import annotations
 import datetime
 import random
 import re
-import warnings
 from unittest import mock
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import assert_series_equal
+from conftest import assert_series_equal, check_same_outcome_exactly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,25 +27,10 @@ BAD = ["x", "", "NaT", "nan", "31/02/2020", "2020-13-45", "٢٠٢٠", "  ", "12:
        "2020-01-02 25:00"]  # fmt: skip
 
 
-def _compare(rt_fn, pd_fn) -> None:
-    """Same exception type and message, or equal Series (values, dtype with unit and zone, index, name)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            expected = pd_fn()
-        except Exception as error:  # noqa: BLE001 - the oracle's error is the expectation
-            with pytest.raises(type(error)) as caught:
-                rt_fn()
-            assert str(caught.value) == str(error)
-            return
-        got = rt_fn()
-    assert_series_equal(got, expected)
-
-
 def _check(values: list, **kwargs) -> None:
     source = pd.Series(values, dtype="str", name="when", index=pd.RangeIndex(len(values)) * 3)
     rt_source = rt.from_pandas(source)
-    _compare(lambda: rt.to_datetime(rt_source, **kwargs), lambda: pd.to_datetime(source, **kwargs))
+    check_same_outcome_exactly(lambda: rt.to_datetime(rt_source, **kwargs), lambda: pd.to_datetime(source, **kwargs))
 
 
 def _values(rng: random.Random, fmt: str, n: int) -> list:
@@ -210,7 +194,7 @@ def test_bad_value_message_names_the_value():
                                     {"unit": "ms", "utc": True}, {"unit": "s", "origin": "julian"}])  # fmt: skip
 def test_epochs_with_origin_and_utc(values, kwargs):
     source = pd.Series(values, dtype="float64" if None in values or np.nan in values else None)
-    _compare(lambda: rt.to_datetime(rt.from_pandas(source), **kwargs), lambda: pd.to_datetime(source, **kwargs))
+    check_same_outcome_exactly(lambda: rt.to_datetime(rt.from_pandas(source), **kwargs), lambda: pd.to_datetime(source, **kwargs))
 
 
 def test_index_input_keeps_the_zone():
