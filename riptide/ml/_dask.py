@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._validation import FLOAT_DTYPES, check_input, host_form, input_namespace
 
 __all__ = [
@@ -236,14 +237,14 @@ def _gram_block(block: Any, y: Any, w: Any) -> tuple:
         count = w64.sum()
     else:
         w64, weighted, count = None, X64, xp.asarray(float(A.shape[0]))
-    parts = [count, weighted.sum(axis=0), weighted.T @ X64]
+    parts = [count, ml_kernels.column_totals(weighted, xp), weighted.T @ X64]
     if y is not None:
         Y = _target(y, xp, numeric=True).astype(xp.float64)
         Y2 = Y.reshape(-1, 1) if Y.ndim == 1 else Y
         if Y2.shape[0] != A.shape[0]:
             raise ValueError("Found input variables with inconsistent numbers of samples")
         Yw = Y2 if w64 is None else Y2 * w64[:, None]
-        parts += [Yw.sum(axis=0), weighted.T @ Y2]
+        parts += [ml_kernels.column_totals(Yw, xp), weighted.T @ Y2]
     host = tuple(np.asarray(_device.to_host(p), dtype=np.float64) for p in parts)
     return host + (np.asarray(A.dtype == np.float32, dtype=np.int64), np.asarray(int(A.shape[0]), dtype=np.int64),
                    np.asarray(0 if y is None else Y.ndim, dtype=np.int64))  # fmt: skip
@@ -402,7 +403,8 @@ def _kmeans_moments(data: tuple) -> tuple:
     A, w = data
     xp = _device.namespace_of(A)
     A64 = A.astype(xp.float64)
-    parts = (xp.asarray(float(A.shape[0])), A64.sum(axis=0), (A64 * A64).sum(axis=0), w.astype(xp.float64).sum())
+    parts = (xp.asarray(float(A.shape[0])), ml_kernels.column_totals(A64, xp), ml_kernels.column_totals(A64 * A64, xp),
+             w.astype(xp.float64).sum())  # (column sums of a tall block: the coalesced kernel on the GPU)
     return tuple(np.asarray(_device.to_host(p), dtype=np.float64) for p in parts) + (A.dtype == np.float32,)
 
 
