@@ -73,15 +73,13 @@ import pandas as pd
 
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
-from riptide.core.kernels.scan import running
+from riptide.core.kernels.scan import State, associative_scan, running
 from riptide.core.ops.window import window_values
 
 __all__ = ["ExponentialMovingWindow", "ExponentialMovingWindowGroupby", "get_center_of_mass", "ewm_scan",
            "grouped_ewm"]
 
 _METHODS = ("mean", "sum", "var", "std", "cov", "corr")
-
-State = tuple[Any, ...]
 
 
 # --------------------------------------------------------------------------- parameters
@@ -117,34 +115,7 @@ def get_center_of_mass(com: float | None, span: float | None, halflife: float | 
     raise ValueError("Must pass one of comass, span, halflife, or alpha")
 
 
-# --------------------------------------------------------------------------- the scan
-
-
-def _inclusive_scan(state: State, combine: Callable[[State, State], State], xp: Any, restart: Any = None) -> State:
-    """Hillis-Steele scan: after the pass with step ``s`` each row holds the combined state of the ``2s`` rows
-    ending at it (or of all rows from the first). ``combine(earlier, later)`` must be associative.
-
-    ``restart``: a bool per row, True where a segment starts (a group, for ``groupby().ewm()``): the scan then
-    never combines across it (the usual segmented scan: a stretch that contains a start ignores what precedes).
-    """
-    if restart is not None:
-        inner = combine
-
-        def combine(a: State, b: State) -> State:
-            merged = inner(a[:-1], b[:-1])
-            kept = tuple(xp.where(b[-1], later, both) for later, both in zip(b[:-1], merged, strict=True))
-            return (*kept, a[-1] | b[-1])
-
-        state = (*state, restart)
-    state = tuple(array.copy() for array in state)  # owned, distinct arrays: the passes write into them
-    n = state[0].shape[0]
-    step = 1
-    while step < n:
-        merged = combine(tuple(a[:-step] for a in state), tuple(a[step:] for a in state))
-        for array, new in zip(state, merged, strict=True):  # in place: merged was computed from the old values
-            array[step:] = new
-        step *= 2
-    return state if restart is None else state[:-1]
+# ------------------------------------------------ the states combined by core.kernels.scan.associative_scan
 
 
 def _shares(left: State, right: State, xp: Any) -> tuple[Any, Any, Any]:
@@ -291,16 +262,16 @@ def ewm_scan(x: Any, op: str, *, com: float, adjust: bool = True, ignore_na: boo
     xs = xp.where(observed, x, 0.0)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
         if op == "sum":
-            _, total = _inclusive_scan((decay, xs), _sum_combine, xp, restart)
+            _, total = associative_scan((decay, xs), _sum_combine, xp, restart)
             return xp.where(enough, total, np.nan)
         if op == "mean":
-            _, _, _, mean = _inclusive_scan((decay, weight, observed, xs), _mean_combine(xp), xp, restart)
+            _, _, _, mean = associative_scan((decay, weight, observed, xs), _mean_combine(xp), xp, restart)
             return xp.where(enough, mean, np.nan)
         ys = xs if y is None else xp.where(observed, y, 0.0)
         zeros = xp.zeros(n)
         # a single observation's sum(w**2) / W**2 is 1 whatever its weight (its 1 - s is 0)
         state = (decay, weight, observed, xs, ys, zeros, (~observed).astype(np.float64))
-        _, total, _, _, _, comoment, spread = _inclusive_scan(state, _cov_combine(xp), xp, restart)
+        _, total, _, _, _, comoment, spread = associative_scan(state, _cov_combine(xp), xp, restart)
         if bias:
             return xp.where(enough, comoment, np.nan)
         # pandas: cov * sum_wt**2 / (sum_wt**2 - sum_wt2) = cov / (1 - s), NaN unless the denominator is
