@@ -496,7 +496,7 @@ class GroupTransformMethods:
         >>> s.groupby([0, 1, 0, 1, 0]).sample(n=1, random_state=0).index.tolist()
         ['c', 'b']
         """
-        from riptide.frame.reshape import _random_state, _sampling_size
+        from riptide.frame.reshape import _random_state, _sampling_size, _sampling_weights
 
         obj = self._selected_obj()
         if obj.empty:  # pandas hands back the (empty) object before looking at the arguments
@@ -507,7 +507,7 @@ class GroupTransformMethods:
         xp = self._groups.xp
         w = None
         if weights is not None:
-            w = _sample_weights(obj, weights, xp)
+            w = _sampling_weights(obj, weights, 0, len(obj), xp)
         rs = _random_state(random_state)
         seg = self._segments
         sizes = seg.sizes[: seg.n_groups]
@@ -1187,34 +1187,6 @@ def _check_sample(sizes: Any, take: Any, weighted: Any, seg: Segments, replace: 
         for message, flags in zip(_SAMPLE_ERRORS, errors, strict=True):
             if bool(flags[first]):  # scalar reads on the error path only
                 raise ValueError(message)
-
-
-def _sample_weights(obj: Any, weights: Any, xp: Any) -> Any:
-    """The weights of ``sample`` as float64 on the device (a missing weight is 0), checked as pandas checks them."""
-    from riptide.frame.series import Series
-
-    if isinstance(weights, pd.Series):
-        weights = Series(weights)
-    if isinstance(weights, str):
-        if not hasattr(obj, "_data"):
-            raise ValueError("Strings cannot be passed as weights when sampling from a Series.")
-        if weights not in obj._data:
-            raise KeyError("String passed to weights not a valid column")
-        weights = Series._from_column(obj._data[weights], obj.index, weights)
-    elif isinstance(weights, Series):
-        weights = weights.reindex(obj.index)
-    if isinstance(weights, Series):
-        values = weights.astype(np.float64)._column
-        values = xp.where(values.isna(), np.nan, values.data) if values.can_hold_missing() else values.data
-    else:
-        values = xp.asarray(np.asarray(weights, dtype=np.float64))
-    if values.ndim != 1 or values.shape[0] != len(obj):
-        raise ValueError("Weights and axis to be sampled must be of same length")
-    if bool(xp.isinf(values).any()):  # one scalar read: pandas refuses the weights
-        raise ValueError("weights vector may not include `inf` values")
-    if bool((values < 0).any()):  # one scalar read: pandas refuses the weights
-        raise ValueError("weights vector may not include negative values")
-    return xp.where(xp.isnan(values), 0.0, values)
 
 
 def _uniform(rs: Any, count: int, xp: Any) -> Any:

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, as_column
 from riptide.core.kernels.segments import row_of_each_element
@@ -325,8 +326,9 @@ def _sampling_size(n: Any, frac: Any, replace: bool) -> Any:
     return None
 
 
-def _sampling_weights(obj: Any, weights: Any, axis: int, length: int) -> np.ndarray:
-    """The weights as a host float64 array (NaN counts as 0), checked as pandas checks them."""
+def _sampling_weights(obj: Any, weights: Any, axis: int, length: int, xp: Any = np) -> Any:
+    """The weights as a float64 array of ``xp`` (NaN and missing count as 0), checked as pandas checks them:
+    on the host for ``sample``'s draw, on the device for ``groupby().sample``'s."""
     from riptide.frame.dataframe import DataFrame
     from riptide.frame.series import Series
 
@@ -345,16 +347,19 @@ def _sampling_weights(obj: Any, weights: Any, axis: int, length: int) -> np.ndar
             weights = weights.reindex(obj._index)
         else:
             weights = weights.reindex(list(obj._data))
-        values = weights.astype(np.float64).to_numpy()  # the weights travel to the host for the draw
+        column = weights.astype(np.float64)._column
+        values = column.xp.where(column.isna(), np.nan, column.data) if column.can_hold_missing() else column.data
+        values = _device.to_device(values, xp)  # (to the host for sample's draw)
     else:
         values = np.asarray(weights.to_numpy() if hasattr(weights, "to_numpy") else weights, dtype=np.float64)
-    if values.ndim != 1 or len(values) != length:
+        values = _device.to_device(values, xp)
+    if values.ndim != 1 or values.shape[0] != length:
         raise ValueError("Weights and axis to be sampled must be of same length")
-    if np.isinf(values).any():
+    if bool(xp.isinf(values).any()):  # one scalar read: pandas refuses the weights
         raise ValueError("weights vector may not include `inf` values")
-    if (values < 0).any():
+    if bool((values < 0).any()):  # one scalar read: pandas refuses the weights
         raise ValueError("weights vector may not include negative values")
-    return np.where(np.isnan(values), 0.0, values)
+    return xp.where(xp.isnan(values), 0.0, values)
 
 
 def _sample_axis(obj: Any, axis: Any) -> int:
