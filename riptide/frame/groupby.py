@@ -405,7 +405,9 @@ def _category_level(column: CategoricalColumn, sort: bool, dropna: bool) -> tupl
 
 def _key_values(columns: list[Column], groups: Groups) -> list[Column]:
     """The key values of each group: any row of a group holds them, except that float keys take the first row
-    (0.0 and -0.0 are one key; pandas shows the first one seen)."""
+    (0.0 and -0.0 are one key; pandas shows the first one seen). A grouping may know them already."""
+    if groups.key_values is not None:
+        return groups.key_values
     floats = any(isinstance(c, NumericColumn) and c.kind in "fc" for c in columns)
     rows = groups.first_rows if floats else groups.representatives
     return [c.take(rows) for c in columns]

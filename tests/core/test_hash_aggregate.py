@@ -47,12 +47,13 @@ def test_rank_distinct_strings_kernel_matches_sort(n_distinct):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("n_groups", [10, 700, 200_000])  # shared-memory stage, L2 stage, full-size stage
-def test_group_rows_aggregating_equals_group_rows(n_groups):
+@pytest.mark.parametrize("spread", [3, 1_000_003])  # keys in a range of 3 * n_groups (a dense table), or far apart
+def test_group_rows_aggregating_equals_group_rows(n_groups, spread):
     from riptide.core.ops.grouping import group_rows_aggregating
 
     rng = np.random.default_rng(n_groups)
     n = 400_000
-    keys = as_column(rng.integers(0, n_groups, n) * 3, xp=_device.xp())
+    keys = as_column(rng.integers(0, n_groups, n) * spread, xp=_device.xp())
     values = as_column(rng.standard_normal(n), xp=_device.xp())
     for sort in (True, False):
         aggregated = group_rows_aggregating([keys], [(values, "sum"), (values, "count"), (None, "size")], sort=sort)

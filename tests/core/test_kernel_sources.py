@@ -41,7 +41,10 @@ for _c_type, _dtype in (("double", "float64"), ("float", "float32")):
     for _kernel, _source in (("riptide_kmeans_step", ml_kernels.KMEANS_SOURCE),
                              ("riptide_kmeans_reduce", ml_kernels.KMEANS_SOURCE),
                              ("riptide_kmeans_finalize", ml_kernels.KMEANS_SOURCE),
-                             ("riptide_column_sums", ml_kernels.COLUMN_SUMS_SOURCE)):  # fmt: skip
+                             ("riptide_column_sums", ml_kernels.COLUMN_SUMS_SOURCE),
+                             *((name, ml_kernels.COLUMN_STATS_SOURCE) for name in (
+                                 "riptide_column_counts", "riptide_column_sq_deviations",
+                                 "riptide_column_extrema"))):  # fmt: skip
         SOURCES[f"{_kernel}:{_c_type}"] = _source
         DEFINES[f"{_kernel}:{_c_type}"] = list(ml_kernels.compile_options(_dtype))
 
@@ -73,6 +76,12 @@ SOURCES["hash_aggregate"] = hash_aggregate._source((), 1, False, (("float64", "s
 SOURCES["hash_aggregate:two_strings_masked"] = hash_aggregate._source(
     ("long long",), 2, True, (("int32", "min", True), ("float64", "count", False)), False
 )
+SOURCES["dense_aggregate"] = hash_aggregate._source(("long long", "unsigned char"), 0, True,
+                                                    (("float64", "sum", True), ("int64", "size", False)), False, True)
+SOURCES["dense_aggregate:shared"] = hash_aggregate._source(("int",), 0, False, (("int16", "max", False),), True, True)
+for _word in ("long long", "unsigned char"):
+    SOURCES[f"riptide_key_range:{_word}"] = hash_aggregate.KEY_RANGE_SOURCE
+    DEFINES[f"riptide_key_range:{_word}"] = [f"-DWORD_T={_word}"]
 SOURCES["rank_distinct_strings"] = factorize._RANK_STRINGS
 SOURCES["riptide_gather_segments"] = segments._GATHER_SEGMENTS
 SOURCES["riptide_take_spans"] = segments._TAKE_SPANS

@@ -3,8 +3,9 @@
 On the GPU, ``sum/mean/count/size/min/max`` (and ``agg`` of them) group and reduce in one kernel pass
 (:func:`riptide.core.ops.grouping.group_rows_aggregating`); a few hundred groups accumulate in shared
 memory, more in the L2-sized or the full-sized table. Everything else (and the CPU) groups first. These
-cases cover the key layouts (one int64 word, floats with NaN, strings, several keys), the value dtypes,
-both table stages and what runs after such a grouping (group numbers computed on demand).
+cases cover the key layouts (one int64 word, floats with NaN, strings, several keys, small integer ranges that
+address a dense table), the value dtypes, both table stages and what runs after such a grouping (group numbers
+computed on demand).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ def _frame(n_groups: int, key_dtypes: list[str], seed: int = 0, null_frac: float
     data: dict[str, object] = {}
     for i, dtype in enumerate(key_dtypes):
         codes = rng.integers(0, n_groups, N)
-        if dtype == "int64":
+        if dtype == "dense":  # a small range of ints, negative ones too: the GPU's directly addressed table
+            values = pd.Series(codes * 2 - 1001)
+        elif dtype == "int64":
             values = pd.Series(codes * 7919 - 3)
             values[rng.integers(0, N, 5)] = _EMPTY_KEY  # rows holding the reserved key take the extra slot
         elif dtype == "float64":
@@ -55,6 +58,9 @@ _LAYOUTS = [
     pytest.param(3000, ["float64"], id="float-3000"),
     pytest.param(40, ["int64", "str"], id="int64-str-40"),
     pytest.param(2000, ["int32", "str"], id="int32-str-2000"),
+    pytest.param(100, ["dense"], id="dense-100"),  # a dense table in shared memory
+    pytest.param(3000, ["dense"], id="dense-3000"),  # a dense table in global memory
+    pytest.param(30, ["int8", "uint16"], id="int8-uint16-30"),  # two keys: one mixed-radix slot number
 ]
 
 
@@ -110,3 +116,49 @@ def test_signed_zero_keys_show_the_first_seen():
     expected = pdf.groupby("k")["v"].sum()
     assert_series_equal(got, expected)
     assert np.signbit(got.index.to_pandas()[0]) == np.signbit(expected.index[0])
+
+
+@pytest.mark.parametrize("dropna", [True, False])
+@pytest.mark.parametrize("sort", [True, False])
+def test_small_integer_keys_with_missing_values(monkeypatch, dropna, sort):
+    """Keys of a small range take the dense table on the GPU unless a missing key is kept as a value (a masked
+    key's flag word, NaT's tick at the bottom of the int64 range): masked ints, datetimes, a bool and an int."""
+    from riptide import _device
+    from riptide.core.kernels import hash_aggregate
+
+    layouts = []
+    real = hash_aggregate.dense_layout
+    monkeypatch.setattr(hash_aggregate, "dense_layout", lambda keys: layouts.append(real(keys)) or layouts[-1])
+    rng = np.random.default_rng(7)
+    codes = rng.integers(-20, 20, N)
+    pdf = pd.DataFrame({
+        "masked": pd.array(codes, dtype="Int64"),
+        "when": pd.Series(codes + 100, dtype="datetime64[s]"),  # ticks one apart: a small range too
+        "flag": codes % 3 == 0,
+        "small": codes.astype(np.int32) * 5,
+        "v": make_values(rng, "float64", N, null_frac=0.1),
+        "w": make_values(rng, "int16", N),
+    })  # fmt: skip
+    pdf.loc[rng.random(N) < 0.05, "masked"] = pd.NA
+    pdf.loc[rng.random(N) < 0.05, "when"] = pd.NaT
+    df = rt.from_pandas(pdf)
+    for keys, dense in ((["masked"], dropna), (["when"], dropna), (["flag", "small"], True)):
+        layouts.clear()
+        gb, pgb = df.groupby(keys, sort=sort, dropna=dropna), pdf.groupby(keys, sort=sort, dropna=dropna)
+        spec = {"v": ["sum", "mean", "min", "count"], "w": ["max", "sum"]}
+        assert_frame_equal(gb.agg(spec), pgb.agg(spec), **_TOLERANCE)
+        assert_series_equal(gb.size(), pgb.size(), check_exact=True)
+        assert_series_equal(gb["w"].cumsum(), pgb["w"].cumsum())  # each row's group, from the finished table
+        if _device.xp() is not np:
+            assert any(layout is not None for layout in layouts) == dense, (keys, layouts)
+
+
+def test_dense_and_hashed_tables_agree_at_the_size_limit():
+    """Just inside and just outside the dense table's limit of twice the rows: the same groups either way."""
+    for span in (2 * N, 2 * N + 1):
+        keys = np.random.default_rng(span).integers(0, span - 2, N)
+        keys[:2] = [0, span - 1]  # the range's ends
+        pdf = pd.DataFrame({"k": keys, "v": np.arange(N, dtype=np.float64)})
+        df = rt.from_pandas(pdf)
+        assert_series_equal(df.groupby("k")["v"].sum(), pdf.groupby("k")["v"].sum())
+        assert_series_equal(df.groupby("k", sort=False)["v"].max(), pdf.groupby("k", sort=False)["v"].max())

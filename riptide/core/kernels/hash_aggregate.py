@@ -15,7 +15,13 @@ flag just before it was raised may still claim slots past the load limit, even e
 key would then probe for ever: so a probe longer than :data:`_PROBE_STEPS` raises the flag too (the
 last stage allows the whole table, which its load limit keeps half empty).
 
-Accumulator kinds (:data:`KINDS`), one row of ``capacity + 1`` 64-bit words per requested (values, kind), all rows
+Integer keys within small ranges (``id`` columns, codes, a year and a month) need no hashing: a
+:class:`DenseLayout` numbers the slots by the keys themselves (a perfect hash), found by one pass that
+reads each key's range. Its rows skip the probe and the key compare, its accumulators are the whole table
+(a hash table also stores a key and a row per slot, and must be half empty), and its occupied slots come out
+in key order, so a sorted groupby sorts nothing. :func:`dense_layout` says whether the keys qualify.
+
+Accumulator kinds (:data:`KINDS`), one row of 64-bit words (one per slot) per requested (values, kind), all rows
 in one allocation (one zero fill; a row whose starting value is not zero is filled again):
 
 * ``sum``: float64 for floats (NaN skipped), int64 for ints and bools, uint64 for uints (wrapping);
@@ -44,7 +50,7 @@ from riptide.core.kernels import hashing
 from riptide.core.kernels.hashing import _PRELUDE, HashTable, KeyWords
 from riptide.core.kernels.scatter import from_ordered_int, ordered_int
 
-__all__ = ["KINDS", "AggregatedTable", "aggregate_rows", "supports"]
+__all__ = ["KINDS", "AggregatedTable", "DenseLayout", "aggregate_rows", "dense_layout", "supports"]
 
 KINDS = ("sum", "fsum", "count", "size", "min", "max", "first_row")
 
@@ -155,29 +161,47 @@ def _flush(k: int, dtype: np.dtype, kind: str) -> str:
 
 @functools.cache
 def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
-            shared: bool) -> Any:  # fmt: skip
+            shared: bool, dense: bool = False) -> Any:  # fmt: skip
     """The aggregating insert for one key layout and one list of (values dtype, kind) accumulators."""
     import cupy as cp
 
-    return cp.RawKernel(_source(word_types, n_strings, has_valid, specs, shared), "hash_aggregate")
+    source = _source(word_types, n_strings, has_valid, specs, shared, dense)
+    return cp.RawKernel(source, "dense_aggregate" if dense else "hash_aggregate")
 
 
 def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
-            shared: bool) -> str:  # fmt: skip
+            shared: bool, dense: bool = False) -> str:  # fmt: skip
+    """The kernel's source: a hash table's probe (``dense=False``) or a dense table's slot arithmetic finds each
+    row's slot; the accumulation, in shared or global memory, is the same."""
     dtypes_kinds = [(np.dtype(d), kind) for d, kind, _ in specs]
     values = "".join(f"const {_C_TYPES[d]}* __restrict__ v{k}, " for k, (d, kind) in enumerate(dtypes_kinds))
     # A masked column's validity: a row whose value is missing adds nothing.
     values += "".join(f"const bool* __restrict__ m{k}, " for k, (_, _, masked) in enumerate(specs) if masked)
-    # The accumulators are rows of one block: A{k} is row k, mask + 2 (capacity + 1) words each.
-    rows = "\n    ".join(f"i64* A{k} = accumulators + {k}LL * (mask + 2);" for k in range(len(specs)))
+    # The accumulators are rows of one block: A{k} is row k, n_slots words each.
+    rows = "\n    ".join(f"i64* A{k} = accumulators + {k}LL * n_slots;" for k in range(len(specs)))
     valid_param = "const bool* __restrict__ valid, " if has_valid else ""
     skip = "if (!valid[i]) continue;" if has_valid else ""
     keys = hashing._params("", word_types, n_strings)
+    if dense:
+        name = "dense_aggregate"
+        table = "const i64 n_slots, " + ", ".join(f"const i64 low{k}, const i64 stride{k}" for k in range(len(word_types)))
+        status = ""
+        offset = " + ".join(f"((i64)w{k}[i] - low{k}) * stride{k}" for k in range(len(word_types)))
+        find_slot = f"const i64 slot = {offset};"
+        stop_if_full = ""
+    else:
+        name = "hash_aggregate"
+        table = "i64* table, const i64 mask, u64* status, const u64 limit, const i64 max_steps"
+        # status[0]: keys claimed, status[1]: the table is full; each accumulator has a word for every slot and
+        # for the one-word tables' reserved key.
+        status = "u64* claimed = status; volatile u64* overflow = status + 1; const i64 n_slots = mask + 2;"
+        find_slot = hashing.find_slot_source(word_types, n_strings) + "\n        if (slot < 0) break;"
+        stop_if_full = "if (*overflow) return;"
     body = "\n            ".join(f"if (m{k}[i]) {_accumulate(k, d, kind, masked=True)}" if specs[k][2] else
                                   _accumulate(k, d, kind) for k, (d, kind) in enumerate(dtypes_kinds))  # fmt: skip
     if shared:
         # Each block accumulates into its own copy in shared memory (the same slot numbers), then merges it.
-        setup = ["extern __shared__ long long shared_words[];", "const i64 n_slots = mask + 2;"]
+        setup = ["extern __shared__ long long shared_words[];"]
         for k, (d, kind) in enumerate(dtypes_kinds):
             setup.append(f"long long* S{k} = shared_words + {k} * n_slots;")
             setup.append(f"for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) S{k}[s] = {_literal(_identity(d, kind))};")
@@ -189,23 +213,20 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
         prologue, accumulate = "\n    ".join(setup), local_body
         epilogue = f"""
     __syncthreads();
-    if (*overflow) return;
+    {stop_if_full}
     for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) {{
         {flush}
     }}"""
     else:
         prologue, accumulate, epilogue = "", body, ""
     return _PRELUDE + f"""
-extern "C" __global__ void hash_aggregate({keys}, {valid_param}const i64 n, i64* table, const i64 mask,
-        u64* status, const u64 limit, const i64 max_steps, {values}i64* accumulators) {{
-    u64* claimed = status;  // status[0]: keys claimed
-    volatile u64* overflow = status + 1;  // status[1]: the table is full
+extern "C" __global__ void {name}({keys}, {valid_param}const i64 n, {table}, {values}i64* accumulators) {{
+    {status}
     {rows}
     {prologue}
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
         {skip}
-        {hashing.find_slot_source(word_types, n_strings)}
-        if (slot < 0) break;
+        {find_slot}
         {accumulate}
     }}
     {epilogue}
@@ -217,18 +238,125 @@ extern "C" __global__ void hash_aggregate({keys}, {valid_param}const i64 n, i64*
 
 
 @dataclass
-class AggregatedTable:
-    """A filled table and the accumulators of the requests: row k of ``words`` (int64, ``capacity + 1`` words a
-    row, indexed by slot) is request k's, in the raw bits of its word dtype; ``specs`` are the requests'
-    (values dtype, kind, masked)."""
+class DenseLayout:
+    """Slots addressed by the keys themselves: small integer keys, each within ``[low, low + span)``, give row i the
+    slot ``sum((key_j[i] - low_j) * stride_j)``, the keys' mixed-radix number (the first key most significant).
 
-    table: HashTable
+    No probing, no stored keys, no collisions: a perfect hash. Slots ascend as the keys do, so the occupied slots
+    are already in sorted key order, and a slot's number gives its keys back (:meth:`key_values`).
+
+    >>> DenseLayout(lows=(10, 0), spans=(3, 4)).strides, DenseLayout(lows=(10, 0), spans=(3, 4)).n_slots
+    ((4, 1), 12)
+    """
+
+    lows: tuple[int, ...]
+    spans: tuple[int, ...]
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return tuple(int(np.prod(self.spans[k + 1 :], dtype=object)) for k in range(len(self.spans)))
+
+    @property
+    def n_slots(self) -> int:
+        return int(np.prod(self.spans, dtype=object))
+
+    def row_slots(self, keys: KeyWords) -> Any:
+        """Each row's slot (int64; -1 for a row left out by ``keys.valid``)."""
+        xp = namespace_of(keys.words[0])
+        slot = xp.zeros(keys.n, dtype=np.int64)
+        for word, low, stride in zip(keys.words, self.lows, self.strides, strict=True):
+            slot += (word.astype(np.int64) - low) * stride
+        return slot if keys.valid is None else xp.where(keys.valid, slot, -1)
+
+    def key_values(self, slots: Any) -> list[Any]:
+        """The keys (int64 arrays, one per key word) of the rows that land in ``slots``."""
+        return [(slots // stride) % span + low for low, span, stride in zip(self.lows, self.spans, self.strides,
+                                                                            strict=True)]  # fmt: skip
+
+
+# A dense table is used when its slots are no more than this many (2**22 int64 accumulators, 32 MiB, stay in the
+# H200's L2 cache) and no more than twice the rows (the hash table for the same rows would be about as large).
+_DENSE_MAX_SLOTS = 1 << 22
+
+
+def dense_layout(keys: KeyWords) -> DenseLayout | None:
+    """The dense table for these integer key words if their ranges are small enough (:data:`_DENSE_MAX_SLOTS`), else
+    None. One pass over each key word finds its range; the ranges are read back together (one sync).
+
+    The words must be the keys' own integers (not float bits or missing-value flags): a caller that wants the
+    slots in key order must ask only for keys whose words order as their values do.
+    """
+    import cupy as cp
+
+    n_words, n_strings, _ = keys.layout
+    if n_strings or not n_words or keys.n == 0 or any(np.dtype(w.dtype) == np.uint64 for w in keys.words):
+        return None
+    bounds = cp.array([np.iinfo(np.int64).max, np.iinfo(np.int64).min] * n_words, dtype=np.int64)
+    blocks = 8 * _multiprocessors(cp.cuda.runtime.getDevice())
+    valid = _NO_VALUES if keys.valid is None else keys.valid
+    for k, word in enumerate(keys.words):
+        hashing.launch(_key_range_kernel(keys.word_types[k]), keys.n,
+                       (word, valid, np.int64(keys.n), bounds[2 * k :]), max_blocks=blocks)  # fmt: skip
+    found = [int(x) for x in to_host(bounds)]
+    lows, highs = found[0::2], found[1::2]
+    if any(high < low for low, high in zip(lows, highs, strict=True)):  # every row left out
+        return None
+    layout = DenseLayout(tuple(lows), tuple(high - low + 1 for low, high in zip(lows, highs, strict=True)))
+    return layout if layout.n_slots <= max(_SHARED_SLOTS, min(_DENSE_MAX_SLOTS, 2 * keys.n)) else None
+
+
+KEY_RANGE_SOURCE = r"""
+extern "C" __global__ void riptide_key_range(const WORD_T* __restrict__ word, const bool* __restrict__ valid,
+                                             const long long n, long long* bounds) {
+    // bounds[0] = the smallest word of a valid row, bounds[1] the largest (pre-set to the int64 extremes).
+    long long low = 0x7FFFFFFFFFFFFFFFLL, high = -0x7FFFFFFFFFFFFFFFLL - 1;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        if (valid != nullptr && !valid[i]) continue;
+        const long long x = (long long)word[i];
+        low = min(low, x);
+        high = max(high, x);
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        low = min(low, __shfl_xor_sync(0xffffffffu, low, offset));
+        high = max(high, __shfl_xor_sync(0xffffffffu, high, offset));
+    }
+    if ((threadIdx.x & 31) == 0) {
+        atomicMin(bounds, low);
+        atomicMax(bounds + 1, high);
+    }
+}
+"""
+
+
+@functools.cache
+def _key_range_kernel(word_type: str) -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(KEY_RANGE_SOURCE, "riptide_key_range", options=(f"-DWORD_T={word_type}",))
+
+
+@dataclass
+class AggregatedTable:
+    """A filled table and the accumulators of the requests: row k of ``words`` (int64, one word per slot) is
+    request k's, in the raw bits of its word dtype; ``specs`` are the requests' (values dtype, kind, masked), the
+    first ``n_requested`` of them asked for by the caller (a dense table adds a ``size`` to find its occupied slots).
+
+    ``table`` is a :class:`~riptide.core.kernels.hashing.HashTable` or a :class:`DenseLayout`."""
+
+    table: HashTable | DenseLayout
     words: Any
     specs: tuple[tuple[str, str, bool], ...]
+    n_distinct: int
+    n_requested: int
+    _occupied: Any = None  # a dense table's occupied slots, in ascending order
+
+    @property
+    def dense(self) -> bool:
+        return isinstance(self.table, DenseLayout)
 
     @property
     def owners(self) -> Any:
-        """The row that claimed each slot (-1: empty)."""
+        """The row that claimed each slot (-1: empty); a hash table's only."""
         return self.table.table
 
     def raw(self, k: int) -> Any:
@@ -238,63 +366,120 @@ class AggregatedTable:
     def at_slots(self, slots: Any) -> list[Any]:
         """Each request's result at ``slots`` (an int64 array of slot numbers), in its word dtype, floats' min/max
         decoded to float64 (+-inf where a slot saw no value): one gather of every accumulator at once."""
-        picked = self.words.take(slots, axis=1)
-        return [_decoded(picked[k], np.dtype(d), kind) for k, (d, kind, _) in enumerate(self.specs)]
+        picked = self.words[: self.n_requested].take(slots, axis=1)
+        return [_decoded(picked[k], np.dtype(d), kind) for k, (d, kind, _) in enumerate(self.specs[: self.n_requested])]
 
     def occupied_slots(self) -> tuple[Any, Any]:
-        """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``, in no
-        particular order): one pass that writes only the result, where flatnonzero would write a prefix sum over
-        every slot (the table is sized for the row count, often far more slots than keys)."""
+        """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``; a hash table's
+        in no particular order, a dense table's ascending, with None for the rows: it keeps none).
+
+        A hash table's are found in one pass that writes only the result, where flatnonzero would write a prefix
+        sum over every slot (the table is sized for the row count, often far more slots than keys)."""
         import cupy as cp
 
+        if self.dense:
+            return self._occupied, None
         owner = self.table.table
         n_slots = owner.shape[0]
-        n_distinct = self.table.n_distinct
+        n_distinct = self.n_distinct
         out = cp.zeros(2 * n_distinct + 1, dtype=np.int64)  # the slots, their owners, and the kernel's counter
         stride = owner.strides[0] // owner.itemsize  # 2 in a one-word table's (key, owner) pairs
         hashing.launch(_occupied_kernel(), n_slots,
                        (owner, np.int64(stride), np.int64(n_slots), np.int64(n_distinct), out))  # fmt: skip
         return out[:n_distinct], out[n_distinct : 2 * n_distinct]
 
+    def row_slots(self, keys: KeyWords) -> Any:
+        """The slot of each row of ``keys`` (the keys that filled the table; -1 for a row left out)."""
+        return self.table.row_slots(keys) if self.dense else hashing.probe_table(self.table, keys)
 
-def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]]) -> AggregatedTable:
+
+def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]],
+                   dense: DenseLayout | None = None) -> AggregatedTable:  # fmt: skip
     """Insert every row of ``keys`` and reduce ``requests`` per slot: triples of a values array (one per row; None
     for the kinds that read none, ``size`` and ``first_row``), a kind of :data:`KINDS` and the values' validity (a
-    bool array, or None when every value counts). ``requests`` must satisfy :func:`supports`."""
-    import cupy as cp
+    bool array, or None when every value counts). ``requests`` must satisfy :func:`supports`.
 
+    With ``dense`` (from :func:`dense_layout` of the same keys) the rows go to a directly addressed table, else to
+    a hash table."""
     if keys.n > hashing.MAX_ROWS:
         raise ValueError(f"hash tables take at most {hashing.MAX_ROWS} rows, got {keys.n}")
-    n_words, n_strings, has_valid = keys.layout
-    one_word = (n_words, n_strings) == (1, 0)
     specs = tuple(("int64" if values is None else str(values.dtype), kind, valid is not None)
                   for values, kind, valid in requests)  # fmt: skip
-    identities = [_identity_bits(np.dtype(d), kind) for d, kind, _ in specs]
     values = [_NO_VALUES if v is None or kind in _READS_NO_VALUES else v for v, kind, _ in requests]
+    valids = [valid for _, _, valid in requests if valid is not None]
+    if dense is not None:
+        return _aggregate_dense(keys, specs, values, valids, dense)
+    return _aggregate_hashed(keys, specs, values, valids)
+
+
+def _accumulators(specs: tuple[tuple[str, str, bool], ...], n_slots: int) -> Any:
+    """One block of raw 64-bit words (whatever each accumulator's dtype), a row per request, at its identity."""
+    import cupy as cp
+
+    words = cp.zeros((len(specs), n_slots), dtype=np.int64)  # zero: the sums' and counts' start
+    for k, (d, kind, _) in enumerate(specs):
+        identity = _identity_bits(np.dtype(d), kind)
+        if identity != 0:
+            words[k].fill(identity)
+    return words
+
+
+def _fits_shared(n_slots: int, n_accumulators: int) -> bool:
+    return n_slots <= _SHARED_SLOTS + 1 and 8 * n_slots * n_accumulators <= _SHARED_BYTES
+
+
+def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: list[Any]) -> AggregatedTable:
+    import cupy as cp
+
+    n_words, n_strings, has_valid = keys.layout
+    one_word = (n_words, n_strings) == (1, 0)
     full = hashing.final_capacity(keys.n)
     stages = sorted({min(stage, full) for stage in _STAGES} | {full})
     for capacity in stages:
-        shared = capacity <= _SHARED_SLOTS and 8 * (capacity + 1) * len(requests) <= _SHARED_BYTES
+        shared = _fits_shared(capacity + 1, len(specs))
         table, stored = hashing.empty_table(capacity, one_word)
-        # One block of raw 64-bit words (whatever each accumulator's dtype), zeroed: the sums' and counts' start.
-        words = cp.zeros((len(specs), capacity + 1), dtype=np.int64)
-        for k, identity in enumerate(identities):
-            if identity != 0:
-                words[k].fill(identity)
+        words = _accumulators(specs, capacity + 1)  # a word for every slot and for the reserved key
         status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n), *values,
-                *(valid for _, _, valid in requests if valid is not None), words)  # fmt: skip
-        if shared:  # few blocks, each over many rows: fewer shared-to-global merges
-            hashing.launch(kernel, keys.n, args, max_blocks=8 * _multiprocessors(cp.cuda.runtime.getDevice()),
-                           shared_mem=8 * (capacity + 1) * len(requests))  # fmt: skip
-        else:
-            hashing.launch(kernel, keys.n, args)
+                *valids, words)  # fmt: skip
+        _launch(kernel, keys.n, args, shared, capacity + 1, len(specs))
         n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
         if not overflowed:
-            return AggregatedTable(HashTable(keys, table, None, stored, n_distinct), words, specs)
+            return AggregatedTable(HashTable(keys, table, None, stored, n_distinct), words, specs, n_distinct,
+                                   len(specs))  # fmt: skip
     raise AssertionError("the last stage's table holds every row")  # pragma: no cover
+
+
+def _aggregate_dense(keys: KeyWords, specs: tuple, values: list[Any], valids: list[Any],
+                     layout: DenseLayout) -> AggregatedTable:  # fmt: skip
+    import cupy as cp
+
+    n_requested = len(specs)
+    sizes = next((k for k, (_, kind, _) in enumerate(specs) if kind == "size"), None)
+    if sizes is None:  # the occupied slots are those whose size is not zero
+        specs, values, sizes = (*specs, ("int64", "size", False)), [*values, _NO_VALUES], len(specs)
+    n_slots = layout.n_slots
+    shared = _fits_shared(n_slots, len(specs))
+    words = _accumulators(specs, n_slots)
+    kernel = _kernel(keys.word_types, 0, keys.valid is not None, specs, shared, dense=True)
+    placement = [np.int64(x) for pair in zip(layout.lows, layout.strides, strict=True) for x in pair]
+    args = (*keys.words, *([keys.valid] if keys.valid is not None else []), np.int64(keys.n), np.int64(n_slots),
+            *placement, *values, *valids, words)  # fmt: skip
+    _launch(kernel, keys.n, args, shared, n_slots, len(specs))
+    occupied = cp.flatnonzero(words[sizes])  # ascending, so in key order (reads the count back: one sync)
+    return AggregatedTable(layout, words, specs, int(occupied.shape[0]), n_requested, occupied)
+
+
+def _launch(kernel: Any, n: int, args: tuple, shared: bool, n_slots: int, n_accumulators: int) -> None:
+    import cupy as cp
+
+    if shared:  # few blocks, each over many rows: fewer shared-to-global merges
+        hashing.launch(kernel, n, args, max_blocks=8 * _multiprocessors(cp.cuda.runtime.getDevice()),
+                       shared_mem=8 * n_slots * n_accumulators)  # fmt: skip
+    else:
+        hashing.launch(kernel, n, args)
 
 
 @functools.cache

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from riptide.core.kernels import hashing
-from riptide.core.column import StringColumn
+from riptide.core import dtypes
+from riptide.core.column import NumericColumn, StringColumn
 from riptide.core.kernels.factorize import factorize, rank_distinct_strings, sorted_group_codes
 from riptide.core.kernels.scatter import scatter_add, scatter_min
 from riptide.core.kernels.sort import stable_argsort
@@ -42,12 +43,14 @@ class Groups:
     grouping did not produce it; ``representatives`` is any one row of each group, for reading the
     group keys without that extra pass. A grouping that aggregated while it grouped (the GPU's
     :func:`group_rows_aggregating`) computes ``ids`` only on first use too, and carries its
-    per-group results as *partials* (see :meth:`partial`).
+    per-group results as *partials* (see :meth:`partial`); when its table was addressed by the keys
+    themselves it knows the group keys without any row of theirs (``key_values``: one column per key).
     """
 
     def __init__(self, ids: Any, n_groups: int, xp: types.ModuleType, first_rows: Any = None,
-                 representatives: Any = None, ids_source: Any = None):  # fmt: skip
+                 representatives: Any = None, ids_source: Any = None, key_values: list[Any] | None = None):  # fmt: skip
         self._ids = ids
+        self.key_values = key_values
         self._ids_source = ids_source  # a callable giving ``ids`` when they were not computed up front
         self.n_groups = n_groups
         self.xp = xp
@@ -187,33 +190,50 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
     if not sort:
         arrays.append((None, "first_row", None))
     keys = hashing.key_words(columns, dropna)
-    aggregated = hash_aggregate.aggregate_rows(keys, arrays)
-    n_groups = aggregated.table.n_distinct
+    dense = hash_aggregate.dense_layout(keys) if _words_order_as_keys(columns, dropna) else None
+    aggregated = hash_aggregate.aggregate_rows(keys, arrays, dense)
+    n_groups = aggregated.n_distinct
     if n_groups == 0:
         groups = Groups(ids=xp.full(n, -1, dtype=np.int64), n_groups=0, xp=xp, first_rows=xp.zeros(0, dtype=np.int64))
         _hand_partials(groups, requests, aggregated.at_slots(groups.first_rows))
         return groups
-    # The groups' slots in output order. The occupied slots come in any order: number them from their keys
-    # (sort) or their first rows.
+    # The groups' slots in output order. A hash table's occupied slots come in any order: number them from their
+    # keys (sort) or their first rows; a dense table's ascend with the keys.
     occupied, owners = aggregated.occupied_slots()
-    if sort:
+    if not sort:
+        slot_of_group = occupied.take(stable_argsort(aggregated.raw(len(arrays) - 1).take(occupied), xp))
+    elif aggregated.dense:
+        slot_of_group = occupied
+    else:
         slot_of_group = xp.empty(n_groups, dtype=np.int64)
         slot_of_group.put(_rank_distinct_keys(columns, owners), occupied)  # put: CuPy's cheapest scatter
-    else:
-        slot_of_group = occupied.take(stable_argsort(aggregated.raw(-1).take(occupied), xp))
     results = aggregated.at_slots(slot_of_group)  # every accumulator, and the first rows (sort=False), per group
-    owner_of_slot = aggregated.owners
+    n_slots = aggregated.words.shape[1]
 
     def ids() -> Any:
         # The rows' slots, looked up again in the finished table; -1 (a left-out row) reads the trailing -1.
-        slot_to_id = xp.full(owner_of_slot.shape[0] + 1, -1, dtype=np.int64)
+        slot_to_id = xp.full(n_slots + 1, -1, dtype=np.int64)
         slot_to_id.put(slot_of_group, xp.arange(n_groups, dtype=np.int64))
-        return slot_to_id.take(hashing.probe_table(aggregated.table, keys))
+        return slot_to_id.take(aggregated.row_slots(keys))
 
-    groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
-                    representatives=owner_of_slot.take(slot_of_group))  # fmt: skip
+    if aggregated.dense:  # the slots give the keys back; no row of each group is known
+        values = aggregated.table.key_values(slot_of_group)
+        key_values = [NumericColumn(v.astype(c.data.dtype), dtype=c.dtype) for v, c in zip(values, columns, strict=True)]
+        groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
+                        key_values=key_values)  # fmt: skip
+    else:
+        groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
+                        representatives=aggregated.owners.take(slot_of_group))  # fmt: skip
     _hand_partials(groups, requests, results)
     return groups
+
+
+def _words_order_as_keys(columns: list[Any], dropna: bool) -> bool:
+    """Whether each key column reaches the hash kernels as one word holding its own integer value (integers, bools,
+    datetimes), so that a dense table's slots order as the keys do. Not floats (their words are bit patterns) nor
+    masked keys kept as values (dropna=False adds a missing-value flag word)."""
+    return all(isinstance(c, NumericColumn) and c.kind in "iubmM" and c.data.dtype != np.uint64
+               and (dropna or not dtypes.is_masked(c.dtype)) for c in columns)  # fmt: skip
 
 
 def _hand_partials(groups: Groups, requests: list[tuple[Any, str]], results: list[Any]) -> None:
