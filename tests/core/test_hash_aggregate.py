@@ -9,7 +9,7 @@ import pytest
 from riptide import _device
 from riptide.core.column import as_column
 from riptide.core.kernels.factorize import rank_distinct_strings
-from riptide.core.ops.grouping import group_rows
+from riptide.core.ops.grouping import _group_rows_sorted, group_rows
 
 
 def _host(a):
@@ -57,7 +57,7 @@ def test_group_rows_aggregating_equals_group_rows(n_groups, spread):
     values = as_column(rng.standard_normal(n), xp=_device.xp())
     for sort in (True, False):
         aggregated = group_rows_aggregating([keys], [(values, "sum"), (values, "count"), (None, "size")], sort=sort)
-        plain = group_rows([keys], sort=sort)
+        plain = _group_rows_sorted([keys], sort=sort, dropna=True)
         assert aggregated.n_groups == plain.n_groups
         np.testing.assert_array_equal(_host(aggregated.ids), _host(plain.ids))
         np.testing.assert_array_equal(_host(aggregated.sizes()), _host(plain.sizes()))
@@ -65,3 +65,31 @@ def test_group_rows_aggregating_equals_group_rows(n_groups, spread):
                                       _host(keys.take(plain.first_rows).data))  # fmt: skip
         sums = np.bincount(_host(plain.ids), weights=_host(values.data), minlength=plain.n_groups)
         np.testing.assert_allclose(_host(aggregated.partial(values, "sum")), sums, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dropna", [True, False])
+@pytest.mark.parametrize("sort", [True, False])
+def test_dense_group_rows_equals_sorted(sort, dropna):
+    """group_rows of small-range integer keys (two of them, one with missing values) through the dense table."""
+    from riptide.core.kernels import hash_aggregate
+    from riptide.core.kernels.hashing import key_words
+
+    rng = np.random.default_rng(3)
+    n = 100_000
+    first = pd.array(rng.integers(-50, 50, n), dtype="Int64")
+    first[rng.random(n) < 0.02] = pd.NA
+    columns = [as_column(pd.Series(first), xp=_device.xp()),
+               as_column(rng.integers(0, 7, n).astype(np.int8), xp=_device.xp())]  # fmt: skip
+    if dropna:  # a kept missing key is a flag word: the hash table's
+        assert hash_aggregate.dense_layout(key_words(columns, dropna)) is not None
+    got, expected = group_rows(columns, sort=sort, dropna=dropna), _group_rows_sorted(columns, sort=sort, dropna=dropna)
+    assert got.n_groups == expected.n_groups
+    np.testing.assert_array_equal(_host(got.ids), _host(expected.ids))
+    np.testing.assert_array_equal(_host(got.first_rows), _host(expected.first_rows))
+    for column in columns:
+        np.testing.assert_array_equal(_host(column.take(got.first_rows).isna()), _host(column.take(expected.first_rows).isna()))
+    if got.key_values is not None:
+        for column, values in zip(columns, got.key_values, strict=True):
+            assert values.dtype == column.dtype
+            np.testing.assert_array_equal(_host(values.data), _host(column.take(expected.first_rows).data))

@@ -79,6 +79,7 @@ SOURCES["hash_aggregate:two_strings_masked"] = hash_aggregate._source(
 SOURCES["dense_aggregate"] = hash_aggregate._source(("long long", "unsigned char"), 0, True,
                                                     (("float64", "sum", True), ("int64", "size", False)), False, True)
 SOURCES["dense_aggregate:shared"] = hash_aggregate._source(("int",), 0, False, (("int16", "max", False),), True, True)
+SOURCES["dense_lookup"] = hash_aggregate._dense_lookup_source(("short", "unsigned char"), True)
 for _word in ("long long", "unsigned char"):
     SOURCES[f"riptide_key_range:{_word}"] = hash_aggregate.KEY_RANGE_SOURCE
     DEFINES[f"riptide_key_range:{_word}"] = [f"-DWORD_T={_word}"]

@@ -162,3 +162,21 @@ def test_dense_and_hashed_tables_agree_at_the_size_limit():
         df = rt.from_pandas(pdf)
         assert_series_equal(df.groupby("k")["v"].sum(), pdf.groupby("k")["v"].sum())
         assert_series_equal(df.groupby("k", sort=False)["v"].max(), pdf.groupby("k", sort=False)["v"].max())
+
+
+def test_grouping_without_aggregation_on_small_integer_keys():
+    """Operations that need each row's group (no reduction to fuse): on the GPU the dense table numbers the rows."""
+    rng = np.random.default_rng(11)
+    pdf = pd.DataFrame({"k": rng.integers(0, 900, N) - 450, "j": rng.integers(0, 3, N).astype(np.uint8),
+                        "v": make_values(rng, "float64", N, null_frac=0.05)})  # fmt: skip
+    df = rt.from_pandas(pdf)
+    for sort in (True, False):
+        gb, pgb = df.groupby(["k", "j"], sort=sort), pdf.groupby(["k", "j"], sort=sort)
+        assert_frame_equal(gb.head(2), pgb.head(2))
+        assert_series_equal(gb.cumcount(), pgb.cumcount())
+        assert_series_equal(gb["v"].median(), pgb["v"].median())
+        assert_series_equal(gb["v"].nunique(), pgb["v"].nunique())
+    assert_frame_equal(df.drop_duplicates(["k", "j"]), pdf.drop_duplicates(["k", "j"]))
+    assert_series_equal(df["k"].value_counts(), pdf["k"].value_counts())
+    sorted_pdf = pdf.sort_values("v", ascending=False)
+    assert_frame_equal(rt.from_pandas(sorted_pdf).groupby("k", sort=False).head(2), sorted_pdf.groupby("k", sort=False).head(2))

@@ -184,10 +184,9 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     keys = hashing._params("", word_types, n_strings)
     if dense:
         name = "dense_aggregate"
-        table = "const i64 n_slots, " + ", ".join(f"const i64 low{k}, const i64 stride{k}" for k in range(len(word_types)))
+        table = _dense_params(len(word_types))
         status = ""
-        offset = " + ".join(f"((i64)w{k}[i] - low{k}) * stride{k}" for k in range(len(word_types)))
-        find_slot = f"const i64 slot = {offset};"
+        find_slot = f"const i64 slot = {_dense_slot(len(word_types))};"
         stop_if_full = ""
     else:
         name = "hash_aggregate"
@@ -260,18 +259,52 @@ class DenseLayout:
     def n_slots(self) -> int:
         return int(np.prod(self.spans, dtype=object))
 
-    def row_slots(self, keys: KeyWords) -> Any:
-        """Each row's slot (int64; -1 for a row left out by ``keys.valid``)."""
-        xp = namespace_of(keys.words[0])
-        slot = xp.zeros(keys.n, dtype=np.int64)
-        for word, low, stride in zip(keys.words, self.lows, self.strides, strict=True):
-            slot += (word.astype(np.int64) - low) * stride
-        return slot if keys.valid is None else xp.where(keys.valid, slot, -1)
+    def lookup(self, keys: KeyWords, per_slot: Any) -> Any:
+        """``per_slot`` (int64, a value per slot and one more, read by the rows ``keys.valid`` leaves out) at each
+        row's slot, in one pass over the key words."""
+        import cupy as cp
+
+        out = cp.empty(keys.n, dtype=np.int64)
+        placement = [np.int64(x) for pair in zip(self.lows, self.strides, strict=True) for x in pair]
+        args = (*keys.words, *([keys.valid] if keys.valid is not None else []), np.int64(keys.n),
+                np.int64(self.n_slots), *placement, per_slot, out)  # fmt: skip
+        hashing.launch(_dense_lookup_kernel(keys.word_types, keys.valid is not None), keys.n, args)
+        return out
 
     def key_values(self, slots: Any) -> list[Any]:
         """The keys (int64 arrays, one per key word) of the rows that land in ``slots``."""
         return [(slots // stride) % span + low for low, span, stride in zip(self.lows, self.spans, self.strides,
                                                                             strict=True)]  # fmt: skip
+
+
+def _dense_params(n_words: int) -> str:
+    return "const i64 n_slots, " + ", ".join(f"const i64 low{k}, const i64 stride{k}" for k in range(n_words))
+
+
+def _dense_slot(n_words: int) -> str:
+    """CUDA expression of row ``i``'s slot in a dense table (key words ``w0``.., ``low``/``stride`` per word)."""
+    return " + ".join(f"((i64)w{k}[i] - low{k}) * stride{k}" for k in range(n_words))
+
+
+def _dense_lookup_source(word_types: tuple[str, ...], has_valid: bool) -> str:
+    valid_param = "const bool* __restrict__ valid, " if has_valid else ""
+    left_out = "if (!valid[i]) { out[i] = per_slot[n_slots]; continue; }" if has_valid else ""
+    return _PRELUDE + f"""
+extern "C" __global__ void dense_lookup({hashing._params("", word_types, 0)}, {valid_param}const i64 n,
+        {_dense_params(len(word_types))}, const i64* __restrict__ per_slot, i64* __restrict__ out) {{
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {{
+        {left_out}
+        out[i] = per_slot[{_dense_slot(len(word_types))}];
+    }}
+}}
+"""
+
+
+@functools.cache
+def _dense_lookup_kernel(word_types: tuple[str, ...], has_valid: bool) -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(_dense_lookup_source(word_types, has_valid), "dense_lookup")
 
 
 # A dense table is used when its slots are no more than this many (2**22 int64 accumulators, 32 MiB, stay in the
@@ -388,9 +421,12 @@ class AggregatedTable:
                        (owner, np.int64(stride), np.int64(n_slots), np.int64(n_distinct), out))  # fmt: skip
         return out[:n_distinct], out[n_distinct : 2 * n_distinct]
 
-    def row_slots(self, keys: KeyWords) -> Any:
-        """The slot of each row of ``keys`` (the keys that filled the table; -1 for a row left out)."""
-        return self.table.row_slots(keys) if self.dense else hashing.probe_table(self.table, keys)
+    def lookup(self, keys: KeyWords, per_slot: Any) -> Any:
+        """``per_slot`` at the slot of each row of ``keys`` (the keys that filled the table): an int64 array with a
+        value per slot and one more after them, which the rows left out read."""
+        if self.dense:
+            return self.table.lookup(keys, per_slot)
+        return per_slot.take(hashing.probe_table(self.table, keys))  # a left-out row's slot -1 reads the last value
 
 
 def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]],
@@ -457,9 +493,11 @@ def _aggregate_dense(keys: KeyWords, specs: tuple, values: list[Any], valids: li
     import cupy as cp
 
     n_requested = len(specs)
-    sizes = next((k for k, (_, kind, _) in enumerate(specs) if kind == "size"), None)
-    if sizes is None:  # the occupied slots are those whose size is not zero
-        specs, values, sizes = (*specs, ("int64", "size", False)), [*values, _NO_VALUES], len(specs)
+    # The occupied slots are those whose size is not zero, or whose first row is not the identity: a request of
+    # either tells them, else a size is added.
+    marker = next((k for k, (_, kind, _) in enumerate(specs) if kind in ("size", "first_row")), None)
+    if marker is None:
+        specs, values, marker = (*specs, ("int64", "size", False)), [*values, _NO_VALUES], len(specs)
     n_slots = layout.n_slots
     shared = _fits_shared(n_slots, len(specs))
     words = _accumulators(specs, n_slots)
@@ -468,7 +506,8 @@ def _aggregate_dense(keys: KeyWords, specs: tuple, values: list[Any], valids: li
     args = (*keys.words, *([keys.valid] if keys.valid is not None else []), np.int64(keys.n), np.int64(n_slots),
             *placement, *values, *valids, words)  # fmt: skip
     _launch(kernel, keys.n, args, shared, n_slots, len(specs))
-    occupied = cp.flatnonzero(words[sizes])  # ascending, so in key order (reads the count back: one sync)
+    unoccupied = _identity_bits(np.dtype(np.int64), specs[marker][1])
+    occupied = cp.flatnonzero(words[marker] != unoccupied)  # ascending, so in key order (reads the count: one sync)
     return AggregatedTable(layout, words, specs, int(occupied.shape[0]), n_requested, occupied)
 
 

@@ -117,9 +117,16 @@ def group_rows(columns: list[Any], *, sort: bool = True, dropna: bool = True) ->
 
 
 def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Groups:
-    """GPU: a hash table finds the distinct keys in one pass; only those (not the rows) are then sorted."""
+    """GPU: a hash table finds the distinct keys in one pass; only those (not the rows) are then sorted. Integer
+    keys of a small range need no hashing (:func:`_group_rows_dense`)."""
+    from riptide.core.kernels import hash_aggregate
+
     xp = columns[0].xp
-    row_slot, owners, slot_group, n_groups = hashing.hash_group(hashing.key_words(columns, dropna))
+    keys = hashing.key_words(columns, dropna)
+    layout = hash_aggregate.dense_layout(keys) if _words_order_as_keys(columns, dropna) else None
+    if layout is not None:
+        return _group_rows_dense(columns, keys, layout, sort)
+    row_slot, owners, slot_group, n_groups = hashing.hash_group(keys)
     if n_groups == 0:
         return Groups(ids=xp.full(columns[0].size, -1, dtype=np.int64), n_groups=0, xp=xp,
                       first_rows=xp.zeros(0, dtype=np.int64))  # fmt: skip
@@ -131,6 +138,23 @@ def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Group
                                  xp.full(1, -1, dtype=np.int64)])  # fmt: skip
     return Groups(ids=slot_to_id.take(row_slot), n_groups=n_groups, xp=xp, first_rows=first_rows,
                   representatives=representatives)  # fmt: skip
+
+
+def _group_rows_dense(columns: list[Any], keys: Any, layout: Any, sort: bool) -> Groups:
+    """GPU: the rows' first appearances in a dense table (one pass of atomic minima: its occupied slots are the
+    groups, already in key order), then each row's group number (a second pass); the slots give the keys back."""
+    from riptide.core.kernels import hash_aggregate
+
+    xp = columns[0].xp
+    table = hash_aggregate.aggregate_rows(keys, [(None, "first_row", None)], layout)
+    slot_of_group, _ = table.occupied_slots()
+    (first_rows,) = table.at_slots(slot_of_group)
+    if not sort:  # number the groups by first appearance
+        order = stable_argsort(first_rows, xp)
+        slot_of_group, first_rows = slot_of_group.take(order), first_rows.take(order)
+    ids = table.lookup(keys, _slot_to_group(slot_of_group, layout.n_slots, xp))
+    return Groups(ids=ids, n_groups=table.n_distinct, xp=xp, first_rows=first_rows,
+                  key_values=_dense_key_values(columns, layout, slot_of_group))  # fmt: skip
 
 
 def _number_distinct_keys(columns: list[Any], owners: Any, first_of_slot: Any, xp: Any) -> tuple[Any, Any, Any]:
@@ -208,24 +232,31 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
         slot_of_group = xp.empty(n_groups, dtype=np.int64)
         slot_of_group.put(_rank_distinct_keys(columns, owners), occupied)  # put: CuPy's cheapest scatter
     results = aggregated.at_slots(slot_of_group)  # every accumulator, and the first rows (sort=False), per group
-    n_slots = aggregated.words.shape[1]
 
-    def ids() -> Any:
-        # The rows' slots, looked up again in the finished table; -1 (a left-out row) reads the trailing -1.
-        slot_to_id = xp.full(n_slots + 1, -1, dtype=np.int64)
-        slot_to_id.put(slot_of_group, xp.arange(n_groups, dtype=np.int64))
-        return slot_to_id.take(aggregated.row_slots(keys))
+    def ids() -> Any:  # the rows' slots, looked up again in the finished table
+        return aggregated.lookup(keys, _slot_to_group(slot_of_group, aggregated.words.shape[1], xp))
 
     if aggregated.dense:  # the slots give the keys back; no row of each group is known
-        values = aggregated.table.key_values(slot_of_group)
-        key_values = [NumericColumn(v.astype(c.data.dtype), dtype=c.dtype) for v, c in zip(values, columns, strict=True)]
         groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
-                        key_values=key_values)  # fmt: skip
+                        key_values=_dense_key_values(columns, aggregated.table, slot_of_group))  # fmt: skip
     else:
         groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
                         representatives=aggregated.owners.take(slot_of_group))  # fmt: skip
     _hand_partials(groups, requests, results)
     return groups
+
+
+def _slot_to_group(slot_of_group: Any, n_slots: int, xp: Any) -> Any:
+    """Each slot's group number (-1: no group), and a trailing -1 that rows left out of the table read."""
+    slot_to_id = xp.full(n_slots + 1, -1, dtype=np.int64)
+    slot_to_id.put(slot_of_group, xp.arange(slot_of_group.shape[0], dtype=np.int64))
+    return slot_to_id
+
+
+def _dense_key_values(columns: list[Any], layout: Any, slot_of_group: Any) -> list[Any]:
+    """The key columns' values of each group, from their slots in a dense table (columns of the keys' dtypes)."""
+    values = layout.key_values(slot_of_group)
+    return [NumericColumn(v.astype(c.data.dtype), dtype=c.dtype) for v, c in zip(values, columns, strict=True)]
 
 
 def _words_order_as_keys(columns: list[Any], dropna: bool) -> bool:
