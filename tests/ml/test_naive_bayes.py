@@ -60,8 +60,13 @@ def test_fit_predict_matches(name, seed, n, d, k, weighted, float32):
     # scikit-learn's GaussianNB works in float32 on float32 input (riptide in float64): with a variance near
     # var_smoothing the joint log-likelihoods differ in the float32 rounding
     jll_rtol = 1e-3 if float32 and name == "GaussianNB" else rtol
-    np.testing.assert_allclose(ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(X), rtol=jll_rtol)
-    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    jll = theirs.predict_joint_log_proba(X)
+    np.testing.assert_allclose(ours.predict_joint_log_proba(X), jll, rtol=jll_rtol)
+    # Classes whose joint log-likelihoods tie (equal counts) are told apart by the summation order's rounding:
+    # compare the predictions where the best class is clear.
+    best_two = np.sort(jll, axis=1)[:, -2:] if jll.shape[1] > 1 else np.hstack([jll - 1, jll])
+    clear = best_two[:, 1] - best_two[:, 0] > 1e-6 * np.maximum(1.0, np.abs(best_two[:, 1]))
+    np.testing.assert_array_equal(_host(ours.predict(X))[clear], theirs.predict(X)[clear])
 
 
 @pytest.mark.parametrize("name", list(ATTRS))

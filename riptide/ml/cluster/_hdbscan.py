@@ -58,6 +58,7 @@ from sklearn.utils._param_validation import Hidden, Interval, StrOptions
 from sklearn.utils.validation import validate_data as _sk_validate_data
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import host_form, input_namespace, validate_data
 from riptide.ml.cluster._neighbourhood import core_distances, mutual_reachability_mst, prim_orientation
@@ -247,7 +248,7 @@ class HDBSCAN(DeviceEstimatorMixin, ClusterMixin, BaseEstimator):
         if self.store_centers in ("centroid", "both"):
             in_cluster = labels_d >= 0
             one_hot = (labels_d[:, None] == xp.arange(n_clusters)[None, :]) * strength[:, None] * in_cluster[:, None]
-            self.centroids_ = (one_hot.T @ X) / one_hot.sum(axis=0)[:, None]
+            self.centroids_ = (one_hot.T @ X) / ml_kernels.column_totals(one_hot, xp)[:, None]
         if self.store_centers in ("medoid", "both"):
             medoids = xp.empty((n_clusters, X.shape[1]), dtype=xp.float64)
             for idx in range(n_clusters):  # a loop over clusters (scikit-learn holds each cluster's distances too)

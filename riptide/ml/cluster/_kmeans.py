@@ -123,7 +123,7 @@ def _weighted_sums(X: Any, sample_weight: Any, labels: Any, n_clusters: int, xp:
     for rows in _batches(X.shape[0], n_clusters):
         one_hot = (labels[rows, None] == cluster_ids[None, :]).astype(X.dtype) * sample_weight[rows, None]
         sums += one_hot.T @ X[rows]
-        weights += one_hot.sum(axis=0)
+        weights += _kernels.column_totals(one_hot, xp).astype(X.dtype)
     return sums, weights
 
 
@@ -249,7 +249,7 @@ class _Data:
             X = self.raw = xp.ascontiguousarray(X)
             self.mean = (_kernels.column_sums(X, xp) / X.shape[0]).astype(X.dtype)  # one coalesced pass
         else:
-            self.mean = X.mean(axis=0)
+            self.mean = _kernels.column_means(X, xp).astype(X.dtype)
         self._centered = self._sq = None
 
     @property
@@ -418,7 +418,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         if _device_plan(X, 1, _kernels.MODE_ASSIGN, xp) is not None:
             variances = _kernels.column_sums(X, xp, center=data.mean) / X.shape[0]  # one coalesced pass
         else:
-            variances = X.var(axis=0, dtype=xp.float64)
+            variances = _kernels.column_variances(X, xp)
         return float(variances.mean()) * self.tol  # one scalar read: the tolerance is a host number
 
     def _init_centroids(self, data: _Data, init: Any, random_state: Any, sample_weight: Any, host_p: Any,

@@ -33,6 +33,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._validation import FLOAT_DTYPES, check_input, check_sample_weight, validate_data
 from riptide.ml.cluster._kmeans import KMeans, _choice_index, _kmeans_plusplus, _labels_inertia, _weighted_sums
 
@@ -117,7 +118,7 @@ class MiniBatchKMeans(KMeans):
     def _check_params_vs_input(self, X: Any, xp: types.ModuleType) -> None:
         super()._check_params_vs_input(X, xp, default_n_init=3)
         # one scalar read: the tolerance is a host number (scikit-learn's mean feature variance times tol)
-        self._tol = 0 if self.tol == 0 else float(X.var(axis=0).mean()) * self.tol
+        self._tol = 0 if self.tol == 0 else float(ml_kernels.column_variances(X, xp).mean()) * self.tol
         self._batch_size = min(self.batch_size, X.shape[0])
         self._init_size = self.init_size
         if self._init_size is None:

@@ -43,6 +43,7 @@ import numpy as np
 from riptide import _device
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.union_find import component_roots
+from riptide.ml import _kernels as ml_kernels
 
 __all__ = ["BUDGET", "DEVICE_METRICS", "Metric", "prim_orientation", "resolve_metric", "radius_pairs"]
 
@@ -140,9 +141,9 @@ def _threshold(eps: float, metric: Metric) -> float:
 
 def _grid_shape(X: Any, eps: float, xp: types.ModuleType) -> tuple[Any, list[int]] | None:
     """Cells per dimension (with a margin of one on each side) or None when the keys would overflow int64."""
-    lo = X.min(axis=0)
+    lo, hi = ml_kernels.column_extrema(X, xp)
     with np.errstate(over="ignore", invalid="ignore"):
-        span = _device.to_host((X.max(axis=0) - lo) / eps)  # one small read: the grid's shape (d floats)
+        span = _device.to_host((hi - lo) / eps)  # one small read: the grid's shape (d floats)
         if not np.isfinite(span).all() or float(np.prod(span + 3)) >= 2.0**62:
             return None
     extent = [int(s) + 3 for s in span]  # cells 1 .. floor(span) + 1, and an empty cell each side
@@ -204,13 +205,20 @@ def _grid_pairs(X: Any, eps: float, metric: Metric, xp: types.ModuleType, budget
 # --------------------------------------------------------------------------- blocked brute force
 
 
+def _column_means(X: Any, xp: types.ModuleType) -> Any:
+    """``X.mean(axis=0)`` in X's float dtype, by one coalesced pass on the GPU (CuPy's axis-0 reduction gives each
+    column to one block)."""
+    mean = ml_kernels.column_means(X, xp)
+    return mean.astype(X.dtype) if X.dtype.kind == "f" else mean
+
+
 def _brute_pairs(X: Any, eps: float, metric: Metric, xp: types.ModuleType,
                  budget: int) -> Iterator[tuple[Any, Any]]:  # fmt: skip
     n = X.shape[0]
     rows = max(1, budget // max(n, 1))
     if metric.name == "euclidean":
         with np.errstate(over="ignore", invalid="ignore"):
-            Xc = X - X.mean(axis=0)  # centred for the GEMM: smaller norms, smaller rounding (X decides exactly)
+            Xc = X - _column_means(X, xp)  # centred for the GEMM: smaller norms, smaller rounding (X decides)
             sq = (Xc * Xc).sum(axis=1)
     elif metric.name == "cosine":
         norms = xp.sqrt((X * X).sum(axis=1))
@@ -449,7 +457,7 @@ def core_distances(X: Any, k: int, xp: types.ModuleType, budget: int = BUDGET) -
     n = X.shape[0]
     if _kernels_apply(X, xp) and k <= MAX_K:
         return _knn_kth_device(X, k, xp)
-    Xc = X - X.mean(axis=0)
+    Xc = X - _column_means(X, xp)
     sq = (Xc * Xc).sum(axis=1)
     out = xp.empty(n, dtype=xp.float64)
     rows = max(1, budget // max(n, 1))
@@ -491,7 +499,7 @@ def mutual_reachability_mst(X: Any, core: Any, alpha: float, xp: types.ModuleTyp
     if fused:
         Xd = xp.ascontiguousarray(X, dtype=xp.float64)
     else:
-        Xc = X - X.mean(axis=0)
+        Xc = X - _column_means(X, xp)
         sq = (Xc * Xc).sum(axis=1)
         rows = max(1, budget // max(n, 1))
     edges_u, edges_v = [], []

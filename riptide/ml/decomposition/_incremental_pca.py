@@ -21,6 +21,7 @@ from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, validate_data
 from riptide.ml.decomposition._pca import _flip_signs
@@ -102,7 +103,7 @@ class IncrementalPCA(DeviceEstimatorMixin, _skd.IncrementalPCA):
         if seen == 0:
             stacked = A - col_mean.astype(A.dtype)
         else:
-            batch_mean = A.mean(axis=0)
+            batch_mean = ml_kernels.column_means(A, xp).astype(A.dtype)  # a coalesced pass on the GPU
             correction = np.sqrt((seen / n_total) * n_samples) * (last_mean - batch_mean)
             components = self._state("components_", xp)
             singular = self._state("singular_values_", xp)

@@ -32,6 +32,7 @@ from sklearn.utils.validation import validate_data as _sk_validate_data
 
 from riptide import _device
 from riptide.ml import _dask
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, validate_data
 from riptide.ml.decomposition._pca import _flip_signs, _randomized_components
@@ -135,12 +136,16 @@ class TruncatedSVD(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, Transf
         Vt = _flip_signs(Vt, xp)
         self.components_ = Vt
         projected = np.asarray(A @ Vt.T) if sp.issparse(A) else A @ Vt.T
-        self.explained_variance_ = projected.var(axis=0)
+        # column variances of tall matrices by coalesced passes on the GPU (ml_kernels), in the data's dtype
+        self.explained_variance_ = ml_kernels.column_variances(projected, _device.namespace_of(projected)).astype(
+            projected.dtype
+        )
         if sp.issparse(A):
             _, column_var = mean_variance_axis(A, axis=0)
             self.explained_variance_ratio_ = self.explained_variance_ / column_var.sum()
         else:
-            self.explained_variance_ratio_ = self.explained_variance_ / A.var(axis=0).sum()
+            total_var = ml_kernels.column_variances(A, xp).astype(A.dtype).sum()
+            self.explained_variance_ratio_ = self.explained_variance_ / total_var
         self.singular_values_ = sigma
         self._publish(X_given)
         return self._output(projected, X_given)

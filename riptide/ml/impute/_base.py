@@ -129,13 +129,14 @@ class SimpleImputer(DeviceEstimatorMixin, _ski.SimpleImputer):
         fill_value = 0 if self.fill_value is None else self.fill_value
         self._fill_dtype = A.dtype
         missing = self._missing(A, xp)
+        n_missing = ml_kernels.column_counts(missing, xp)  # one coalesced pass on the GPU
         if self.add_indicator:
             self.indicator_ = _ski.MissingIndicator(missing_values=self.missing_values, error_on_new=False)
-            summary = _device.to_host(missing.any(axis=0))[None, :]  # one row: which features have missing values
+            summary = _device.to_host(n_missing > 0)[None, :]  # one row: which features have missing values
             self.indicator_._fit(summary, precomputed=True)
         else:
             self.indicator_ = None
-        n_observed = (~missing).sum(axis=0)
+        n_observed = A.shape[0] - n_missing
         empty_fill = 0.0 if self.keep_empty_features else np.nan
         if self.strategy == "mean":
             sums = ml_kernels.column_totals(xp.where(missing, 0, A), xp)

@@ -52,6 +52,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, validate_data
 from riptide.ml.linear_model._base import LinearModelMixin
 
@@ -74,15 +75,16 @@ class _GramProblem:
         q = Xd.T @ Yw
         squares = xp.diagonal(G).copy()  # the uncentred diagonal: the scale for the constant-column test
         if fit_intercept:
-            X_offset = Xw.sum(axis=0) / total
-            y_offset = Yw.sum(axis=0) / total
+            X_offset = ml_kernels.column_totals(Xw, xp) / total  # coalesced column sums on the GPU
+            y_offset = ml_kernels.column_totals(Yw, xp) / total
             G = G - total * xp.outer(X_offset, X_offset)
             q = q - total * xp.outer(X_offset, y_offset)
         else:
             X_offset = xp.zeros(X.shape[1], dtype=f64)
             y_offset = xp.zeros(Y.shape[1], dtype=f64)
         centred = Yd - y_offset
-        y_norm2 = ((centred * centred) * (1.0 if sw is None else sw.astype(f64)[:, None])).sum(axis=0)
+        y_norm2 = ml_kernels.column_totals((centred * centred) * (1.0 if sw is None else sw.astype(f64)[:, None]),
+                                           xp)  # fmt: skip
         p, k = G.shape[0], q.shape[1]
         parts = [G.ravel(), q.ravel(), y_norm2, X_offset, y_offset, squares]
         flat = _device.to_host(xp.concatenate(parts))  # one read: the p x p problem moves to the host once

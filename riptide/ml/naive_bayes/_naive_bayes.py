@@ -27,6 +27,7 @@ from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classi
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import check_sample_weight, host_form, validate_data
 from riptide.ml.preprocessing._label import _numeric_target, _string_target
@@ -188,7 +189,8 @@ class GaussianNB(_DevicePredictMixin, _sknb.GaussianNB):
         A = A.astype(np.float64)
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, A.shape[0], np.float64, xp)
-        self.epsilon_ = float(self.var_smoothing * A.var(axis=0).max())  # one scalar read: the smoothing term
+        # one scalar read: the smoothing term (the column variances by coalesced passes on the GPU)
+        self.epsilon_ = float(self.var_smoothing * ml_kernels.column_variances(A, xp).max())
         classes_dev = self._classes_in(xp)
         n_classes = len(self.classes_)
         if first_call:
@@ -220,7 +222,7 @@ class GaussianNB(_DevicePredictMixin, _sknb.GaussianNB):
             raise ValueError("The target label(s) %s in y do not exist in the initial classes %s"
                              % (bad, _device.to_host(self.classes_)))  # fmt: skip
         Y = _one_hot(codes, n_classes, sample_weight, xp)
-        n_new = Y.sum(axis=0)
+        n_new = ml_kernels.column_totals(Y, xp)
         with np.errstate(invalid="ignore", divide="ignore"):
             new_mu = (Y.T @ A) / n_new[:, None]
             deviation = A - new_mu[codes]
@@ -231,7 +233,8 @@ class GaussianNB(_DevicePredictMixin, _sknb.GaussianNB):
             merged_ssd = n_past * var + n_new[:, None] * new_var + \
                 (n_new[:, None] * n_past / n_total) * (theta - new_mu) ** 2  # fmt: skip
             merged_var = merged_ssd / n_total
-        present = (n_new > 0)[:, None] if sample_weight is None else (Y != 0).any(axis=0)[:, None]
+        present = (n_new > 0) if sample_weight is None else ml_kernels.column_counts(Y != 0, xp) > 0
+        present = present[:, None]
         fresh = count[:, None] == 0
         theta = xp.where(present, xp.where(fresh, new_mu, merged_mu), theta)
         var = xp.where(present, xp.where(fresh, new_var, merged_var), var)
@@ -313,7 +316,7 @@ class _DeviceDiscreteNB(_DevicePredictMixin):
             feature_count = self._fitted("feature_count_", xp)
             class_count = self._fitted("class_count_", xp)
         self.feature_count_ = feature_count + Y.T @ A.astype(np.float64)
-        self.class_count_ = class_count + Y.sum(axis=0)
+        self.class_count_ = class_count + ml_kernels.column_totals(Y, xp)
         alpha = self._check_alpha_value()
         alpha = _device.to_device(np.asarray(alpha, dtype=np.float64), xp)
         self._feature_log_prob(alpha, xp)

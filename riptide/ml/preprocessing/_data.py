@@ -40,7 +40,8 @@ def _incremental_mean_and_var(X: Any, xp: types.ModuleType, last_mean: Any, last
     Xz = xp.where(nan, 0, X) if has_nan else X
     if sample_weight is None:
         new_sum = ml_kernels.column_totals(Xz, xp)
-        new_n = X.shape[0] - (nan.sum(axis=0).astype(f64) if has_nan else xp.zeros(X.shape[1], dtype=f64))
+        new_n = X.shape[0] - (ml_kernels.column_counts(nan, xp).astype(f64) if has_nan
+                              else xp.zeros(X.shape[1], dtype=f64))  # fmt: skip
     else:
         w = sample_weight.astype(f64)
         new_sum = w @ Xz.astype(f64)
@@ -154,7 +155,7 @@ class StandardScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixi
             self.mean_ = self.var_ = None
             # scikit-learn counts non-NaN values here even when weighted (only the count's dtype changes)
             count_dtype = xp.int64 if sample_weight is None else X.dtype
-            seen = (last_n + (X.shape[0] - xp.isnan(X).sum(axis=0))).astype(count_dtype)
+            seen = (last_n + (X.shape[0] - ml_kernels.column_counts(xp.isnan(X), xp))).astype(count_dtype)
         else:
             last_mean = 0.0 if first_call else self._fitted("mean_", xp)
             last_var = 0.0 if first_call or self.var_ is None else self._fitted("var_", xp)
@@ -244,8 +245,7 @@ class MinMaxScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
         first_pass = not hasattr(self, "n_samples_seen_")
         X, xp = validate_data(self, X, reset=first_pass, dtype=FLOAT_DTYPES, allow_nan=True)
         with np.errstate(invalid="ignore"):
-            data_min = xp.nanmin(X, axis=0)
-            data_max = xp.nanmax(X, axis=0)
+            data_min, data_max = ml_kernels.column_extrema(X, xp, skipna=True)  # one coalesced pass on the GPU
         if first_pass:
             self.n_samples_seen_ = X.shape[0]
         else:
@@ -295,7 +295,8 @@ def nan_quantiles(X: Any, qs: list[float], xp: types.ModuleType) -> list[Any]:
     [[2.0, 2.0], [3.0, 2.0]]
     """
     ordered = xp.sort(X, axis=0)  # NaN last in NumPy and CuPy
-    n_valid = (~xp.isnan(X)).sum(axis=0) if X.dtype.kind == "f" else xp.full(X.shape[1], X.shape[0])
+    n_valid = X.shape[0] - ml_kernels.column_counts(xp.isnan(X), xp) if X.dtype.kind == "f" \
+        else xp.full(X.shape[1], X.shape[0])  # fmt: skip
     last = xp.maximum(n_valid - 1, 0)
     out = []
     for q in qs:
@@ -350,7 +351,7 @@ class MaxAbsScaler(DeviceEstimatorMixin, OneToOneFeatureMixin, TransformerMixin,
         X, xp = validate_data(self, X, reset=first_pass, dtype=FLOAT_DTYPES, allow_nan=True)
         with np.errstate(invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column has a NaN maximum, as sklearn
-            max_abs = xp.nanmax(xp.abs(X), axis=0)
+            max_abs = ml_kernels.column_extrema(xp.abs(X), xp, skipna=True)[1]
         if first_pass:
             self.n_samples_seen_ = X.shape[0]
         else:

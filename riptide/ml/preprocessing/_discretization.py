@@ -34,6 +34,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
 from riptide.core.ops.quantile import _lerp
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import check_input, check_sample_weight, validate_data
 
@@ -105,7 +106,7 @@ class KBinsDiscretizer(DeviceEstimatorMixin, _skp.KBinsDiscretizer):
             considered = A[sample_weight != 0]
         else:
             considered = A
-        low_high = _device.to_host(xp.stack([considered.min(axis=0), considered.max(axis=0)]))  # one small read
+        low_high = _device.to_host(xp.stack(ml_kernels.column_extrema(considered, xp)))  # one small read
         edges = np.zeros(n_features, dtype=object)
         ordered = None
         for jj in range(n_features):

@@ -28,6 +28,7 @@ from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_is_fitted
 
 from riptide import _device
+from riptide.ml import _kernels as ml_kernels
 from riptide.ml._validation import host_form, input_namespace
 from riptide.ml.preprocessing._encoders import _device_columns, _DeviceEncoderMixin
 from riptide.ml.preprocessing._label import _numeric_target
@@ -50,6 +51,12 @@ def _encoding(codes: Any, y: Any, n_categories: int, smooth: Any, y_mean: float,
     with np.errstate(invalid="ignore", divide="ignore"):
         blended = (smooth * y_mean + sums) / (smooth + counts)
     return xp.where(smooth + counts == 0, y_mean, blended)
+
+
+def _target_mean(encoded: Any, xp: types.ModuleType) -> Any:
+    """The encoded target's mean: a 0-d array, or one mean per class (an ``n x classes`` indicator, its column means
+    by a coalesced pass on the GPU)."""
+    return ml_kernels.column_means(encoded, xp) if encoded.ndim == 2 else encoded.mean(axis=0)
 
 
 class TargetEncoder(_DeviceEncoderMixin, _skp.TargetEncoder):
@@ -105,7 +112,7 @@ class TargetEncoder(_DeviceEncoderMixin, _skp.TargetEncoder):
 
             encoded = _check_y(host_form(y), y_numeric=True, estimator=self)
         encoded = _device.to_device(encoded, xp).astype(np.float64)
-        self.target_mean_ = _device.to_host(encoded.mean(axis=0))
+        self.target_mean_ = _device.to_host(_target_mean(encoded, xp))
         if self.target_mean_.ndim == 0:
             self.target_mean_ = self.target_mean_[()]
         return encoded
@@ -189,7 +196,7 @@ class TargetEncoder(_DeviceEncoderMixin, _skp.TargetEncoder):
         for train, test in cv.split(proxy, labels if labels is not None else proxy[:, 0]):
             train_rows, test_rows = _device.to_device(train, xp), _device.to_device(test, xp)
             y_train = encoded[train_rows]
-            train_mean = _device.to_host(y_train.mean(axis=0))
+            train_mean = _device.to_host(_target_mean(y_train, xp))
             encodings = self._encodings(X_int[train_rows], y_train, xp)
             self._apply(out, X_int, unknown, test_rows, encodings, train_mean, xp)
         return self._output(out, X)
