@@ -225,8 +225,8 @@ def measure(
     clock: Callable[[], float] = time.perf_counter,
     warmup_seconds: float = WARMUP_SECONDS,
 ) -> Timing:
-    """Time ``fn``: ``warmup`` untimed calls (more until ``warmup_seconds`` have passed), then ``repeat`` timed
-    ones, ``sync()`` before each clock read.
+    """Time ``fn``: ``warmup`` untimed calls (more until ``warmup_seconds`` have passed after the first, which may
+    compile kernels), then ``repeat`` timed ones, ``sync()`` before each clock read.
 
     Each time is divided by ``calls`` (for thunks that loop over many small calls). A thunk marked with
     :func:`self_timed` returns its own seconds instead of being clocked.
@@ -235,12 +235,13 @@ def measure(
         msg = f"`repeat` must be >= 1, got {repeat}"
         raise ValueError(msg)
     own_clock = getattr(fn, "self_timed", False)
-    started = clock()
-    done = 0
-    while done < warmup or (done and clock() - started < warmup_seconds):
+    done, started = 0, None  # no warm-up at all with warmup=0
+    while done < warmup or (started is not None and clock() - started < warmup_seconds):
         fn()
         sync()
         done += 1
+        if done == 1:  # the first call may compile kernels: the warm-up's seconds count from its end
+            started = clock()
     timing = Timing()
     for _ in range(repeat):
         if own_clock:

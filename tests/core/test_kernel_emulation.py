@@ -311,7 +311,7 @@ def fake_cupy(monkeypatch):
     fake.cuda = pytypes.SimpleNamespace(runtime=pytypes.SimpleNamespace(getDevice=lambda: 0))
     # compile_program's cached programs keep their device copies of the tables per (module name, device)
     caches = (dk._field_kernel, dk._round_kernel, sk._kernel, regex_match._kernel, regex_dfa.compile_program,
-              segments._gather_kernel, segments._spans_kernel)
+              segments._gather_kernel, segments._spans_kernel, segments._small_take_kernel)
     for cache in caches:
         cache.cache_clear()
     monkeypatch.setitem(sys.modules, "cupy", fake)

@@ -86,6 +86,9 @@ for _word in ("long long", "unsigned char"):
 SOURCES["rank_distinct_strings"] = factorize._RANK_STRINGS
 SOURCES["riptide_gather_segments"] = segments._GATHER_SEGMENTS
 SOURCES["riptide_take_spans"] = segments._TAKE_SPANS
+SOURCES["riptide_take_spans_small"] = segments.SMALL_TAKE_SOURCE
+SOURCES["riptide_gather_rows"] = hash_aggregate.GATHER_ROWS_SOURCE
+SOURCES["hash_aggregate_init"] = hash_aggregate._init_source((0, -(2**63), 2**63 - 1), True)
 DEFINES["riptide_gather_segments"] = ["-DSEGMENT_T=unsigned char"]
 
 

@@ -399,7 +399,7 @@ class AggregatedTable:
     def at_slots(self, slots: Any) -> list[Any]:
         """Each request's result at ``slots`` (an int64 array of slot numbers), in its word dtype, floats' min/max
         decoded to float64 (+-inf where a slot saw no value): one gather of every accumulator at once."""
-        picked = self.words[: self.n_requested].take(slots, axis=1)
+        picked = _gather_rows(self.words, self.n_requested, slots)
         return [_decoded(picked[k], np.dtype(d), kind) for k, (d, kind, _) in enumerate(self.specs[: self.n_requested])]
 
     def occupied_slots(self) -> tuple[Any, Any]:
@@ -448,16 +448,60 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]],
     return _aggregate_hashed(keys, specs, values, valids)
 
 
-def _accumulators(specs: tuple[tuple[str, str, bool], ...], n_slots: int) -> Any:
-    """One block of raw 64-bit words (whatever each accumulator's dtype), a row per request, at its identity."""
+@dataclass
+class _Buffers:
+    """A table's device memory, one allocation set up by one kernel launch (allocating and filling each part with
+    CuPy costs a few calls each, which a groupby of a few million rows notices): the hash table's words (owner rows,
+    or (key, owner) pairs; none for a dense table), the accumulators (a row per request, at its identity) and the
+    two status words (keys claimed, overflow), zeroed."""
+
+    table: Any
+    words: Any
+    status: Any
+
+
+def _buffers(specs: tuple[tuple[str, str, bool], ...], n_slots: int, table_words: int = 0,
+             pairs: bool = False) -> _Buffers:  # fmt: skip
+    """Allocate and set up the :class:`_Buffers` of ``n_slots`` accumulator words per request and ``table_words``
+    table words (``pairs``: alternate empty keys and owners, else owners alone)."""
     import cupy as cp
 
-    words = cp.zeros((len(specs), n_slots), dtype=np.int64)  # zero: the sums' and counts' start
-    for k, (d, kind, _) in enumerate(specs):
-        identity = _identity_bits(np.dtype(d), kind)
-        if identity != 0:
-            words[k].fill(identity)
-    return words
+    n_words = table_words + len(specs) * n_slots + 2
+    memory = cp.empty(n_words, dtype=np.int64)
+    hashing.launch(_init_kernel(_identities(specs), pairs), max(table_words, n_slots, 1),
+                   (memory, np.int64(table_words), np.int64(n_slots)))  # fmt: skip
+    words = memory[table_words : n_words - 2].reshape(len(specs), n_slots)
+    return _Buffers(memory[:table_words], words, memory[n_words - 2 :].view(np.uint64))
+
+
+@functools.cache
+def _identities(specs: tuple[tuple[str, str, bool], ...]) -> tuple[int, ...]:
+    """Each request's starting accumulator word (int64 bits), worked out once per list of requests."""
+    return tuple(int(_identity_bits(np.dtype(d), kind)) for d, kind, _ in specs)
+
+
+def _init_source(identities: tuple[int, ...], pairs: bool) -> str:
+    empty = f"(t & 1) ? -1LL : (long long){hashing._EMPTY_KEY}ULL" if pairs else "-1LL"
+    rows = "\n        ".join(f"accumulators[{k}LL * n_slots + t] = (long long){v % 2**64}ULL;"
+                            for k, v in enumerate(identities))  # fmt: skip
+    return f"""
+extern "C" __global__ void hash_aggregate_init(long long* memory, const long long table_words, const long long n_slots) {{
+    long long* accumulators = memory + table_words;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < table_words; t += stride) memory[t] = {empty};
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n_slots; t += stride) {{
+        {rows}
+    }}
+    if (blockIdx.x == 0 && threadIdx.x < 2) accumulators[{len(identities)}LL * n_slots + threadIdx.x] = 0;  // status
+}}
+"""
+
+
+@functools.cache
+def _init_kernel(identities: tuple[int, ...], pairs: bool) -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(_init_source(identities, pairs), "hash_aggregate_init")
 
 
 def _fits_shared(n_slots: int, n_accumulators: int) -> bool:
@@ -465,17 +509,18 @@ def _fits_shared(n_slots: int, n_accumulators: int) -> bool:
 
 
 def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: list[Any]) -> AggregatedTable:
-    import cupy as cp
-
     n_words, n_strings, has_valid = keys.layout
     one_word = (n_words, n_strings) == (1, 0)
     full = hashing.final_capacity(keys.n)
     stages = sorted({min(stage, full) for stage in _STAGES} | {full})
     for capacity in stages:
         shared = _fits_shared(capacity + 1, len(specs))
-        table, stored = hashing.empty_table(capacity, one_word)
-        words = _accumulators(specs, capacity + 1)  # a word for every slot and for the reserved key
-        status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
+        # The table: (key, owner) pairs for one-word keys, else owners; a slot more for the one-word reserved key.
+        # The accumulators have a word for every slot and for that reserved key.
+        memory = _buffers(specs, capacity + 1, (2 if one_word else 1) * (capacity + 1), pairs=one_word)
+        stored = memory.table.reshape(capacity + 1, 2) if one_word else memory.table[:0]
+        table = stored[:, 1] if one_word else memory.table
+        words, status = memory.words, memory.status  # status: keys claimed, overflow flag, read back together
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n), *values,
@@ -500,7 +545,7 @@ def _aggregate_dense(keys: KeyWords, specs: tuple, values: list[Any], valids: li
         specs, values, marker = (*specs, ("int64", "size", False)), [*values, _NO_VALUES], len(specs)
     n_slots = layout.n_slots
     shared = _fits_shared(n_slots, len(specs))
-    words = _accumulators(specs, n_slots)
+    words = _buffers(specs, n_slots).words
     kernel = _kernel(keys.word_types, 0, keys.valid is not None, specs, shared, dense=True)
     placement = [np.int64(x) for pair in zip(layout.lows, layout.strides, strict=True) for x in pair]
     args = (*keys.words, *([keys.valid] if keys.valid is not None else []), np.int64(keys.n), np.int64(n_slots),
@@ -528,6 +573,38 @@ def _multiprocessors(device: int) -> int:
     import cupy as cp
 
     return int(cp.cuda.Device(device).attributes["MultiProcessorCount"])
+
+
+GATHER_ROWS_SOURCE = r"""
+extern "C" __global__ void riptide_gather_rows(const long long* __restrict__ words, const long long n_slots,
+        const long long n_rows, const long long* __restrict__ slots, const long long m, long long* __restrict__ out) {
+    // out[k][j] = words[k][slots[j]] for the first n_rows rows of words (n_slots words a row).
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n_rows * m; t += (long long)gridDim.x * blockDim.x) {
+        const long long k = t / m;
+        out[t] = words[k * n_slots + slots[t - k * m]];
+    }
+}
+"""
+
+
+def _gather_rows(words: Any, n_rows: int, slots: Any) -> Any:
+    """``words[:n_rows].take(slots, axis=1)`` in one launch (CuPy's take along an axis costs several calls)."""
+    import cupy as cp
+
+    m = int(slots.shape[0])
+    out = cp.empty((n_rows, m), dtype=np.int64)
+    if m and n_rows:
+        slots = cp.ascontiguousarray(slots, dtype=np.int64)
+        hashing.launch(_gather_rows_kernel(), n_rows * m,
+                       (words, np.int64(words.shape[1]), np.int64(n_rows), slots, np.int64(m), out))  # fmt: skip
+    return out
+
+
+@functools.cache
+def _gather_rows_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(GATHER_ROWS_SOURCE, "riptide_gather_rows")
 
 
 _OCCUPIED = r"""

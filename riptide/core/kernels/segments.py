@@ -38,17 +38,23 @@ def take_offsets(offsets: Any, indices: Any, xp: types.ModuleType) -> tuple[Any,
     >>> [a.tolist() for a in take_offsets(np.array([0, 2, 2, 5]), np.array([2, 0]), np)]
     [[2, 0], [0, 3, 5]]
     """
-    new_offsets = xp.zeros(indices.shape[0] + 1, dtype=np.int64)
     if xp is np:
+        new_offsets = np.zeros(indices.shape[0] + 1, dtype=np.int64)
         indices = indices.astype(np.int64, copy=False)
         starts = offsets[:-1][indices]
         np.cumsum(offsets[1:][indices] - starts, out=new_offsets[1:])
         return starts, new_offsets
-    # One pass for the starts and lengths, where slicing, gathering and subtracting take five.
     m = indices.shape[0]
+    offsets, indices = xp.ascontiguousarray(offsets, dtype=np.int64), xp.ascontiguousarray(indices, dtype=np.int64)
+    if m <= _SMALL_TAKE:  # one block finds the spans and sums them up: one launch where the general path takes six
+        starts, new_offsets = xp.empty(m, dtype=np.int64), xp.empty(m + 1, dtype=np.int64)
+        _small_take_kernel()((1,), (_SMALL_TAKE_THREADS,),
+                             (offsets, np.int64(offsets.shape[0] - 1), indices, np.int64(m), starts, new_offsets))
+        return starts, new_offsets
+    # One pass for the starts and lengths, where slicing, gathering and subtracting take five.
     starts, lengths = xp.empty(m, dtype=np.int64), xp.empty(m, dtype=np.int64)
-    _launch(_spans_kernel(), m, (xp.ascontiguousarray(offsets, dtype=np.int64), np.int64(offsets.shape[0] - 1),
-                                 xp.ascontiguousarray(indices, dtype=np.int64), np.int64(m), starts, lengths))  # fmt: skip
+    new_offsets = xp.zeros(m + 1, dtype=np.int64)
+    _launch(_spans_kernel(), m, (offsets, np.int64(offsets.shape[0] - 1), indices, np.int64(m), starts, lengths))
     xp.cumsum(lengths, out=new_offsets[1:])
     return starts, new_offsets
 
@@ -132,6 +138,51 @@ extern "C" __global__ void riptide_take_spans(const long long* __restrict__ offs
     }
 }
 """
+
+
+# Takes of at most this many rows (a groupby's keys, a head) run in one block of _SMALL_TAKE_THREADS threads, each
+# summing a run of _SMALL_TAKE / _SMALL_TAKE_THREADS consecutive rows before the block's scan of the runs.
+_SMALL_TAKE_THREADS = 256
+_SMALL_TAKE = 16 * _SMALL_TAKE_THREADS
+
+SMALL_TAKE_SOURCE = r"""
+extern "C" __global__ void riptide_take_spans_small(const long long* __restrict__ offsets, const long long n,
+        const long long* __restrict__ indices, const long long m, long long* __restrict__ starts,
+        long long* __restrict__ new_offsets) {
+    // new_offsets[0] = 0, new_offsets[r + 1] = the lengths of rows 0..r; blockDim.x threads, one run of rows each.
+    __shared__ long long run_total[1024];
+    const long long per_thread = (m + blockDim.x - 1) / blockDim.x;
+    const long long first = threadIdx.x * per_thread, last = first + per_thread < m ? first + per_thread : m;
+    long long total = 0;
+    for (long long r = first; r < last; ++r) {
+        const long long row = indices[r] < 0 ? indices[r] + n : indices[r];  // from the end, as NumPy's take
+        starts[r] = offsets[row];
+        total += offsets[row + 1] - starts[r];
+    }
+    run_total[threadIdx.x] = total;
+    __syncthreads();
+    for (unsigned int step = 1; step < blockDim.x; step <<= 1) {  // inclusive scan of the runs' totals
+        const long long before = threadIdx.x >= step ? run_total[threadIdx.x - step] : 0;
+        __syncthreads();
+        run_total[threadIdx.x] += before;
+        __syncthreads();
+    }
+    long long position = run_total[threadIdx.x] - total;
+    if (threadIdx.x == 0) new_offsets[0] = 0;
+    for (long long r = first; r < last; ++r) {
+        const long long row = indices[r] < 0 ? indices[r] + n : indices[r];
+        position += offsets[row + 1] - starts[r];
+        new_offsets[r + 1] = position;
+    }
+}
+"""
+
+
+@functools.cache
+def _small_take_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(SMALL_TAKE_SOURCE, "riptide_take_spans_small")
 
 
 @functools.cache
