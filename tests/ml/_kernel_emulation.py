@@ -92,3 +92,22 @@ def compile_library(text: str, prefix: str) -> ctypes.CDLL:
         assert done.returncode == 0, done.stderr[-3000:]
         os.replace(partial, library)
     return ctypes.CDLL(library)
+
+
+def ctypes_args(args: tuple) -> list:
+    """A kernel launch's arguments as the emulated entry point takes them: arrays (C-contiguous) as pointers, NumPy
+    int64/int32 as C integers, anything else as a C double."""
+    import numpy as np
+
+    converted = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            assert a.flags.c_contiguous
+            converted.append(ctypes.c_void_p(a.ctypes.data))
+        elif isinstance(a, np.int64):
+            converted.append(ctypes.c_longlong(int(a)))
+        elif isinstance(a, np.int32):
+            converted.append(ctypes.c_int(int(a)))
+        else:
+            converted.append(ctypes.c_double(float(a)))
+    return converted

@@ -19,7 +19,7 @@ from sklearn.metrics import adjusted_rand_score  # noqa: E402
 import riptide as rt  # noqa: E402
 from riptide import _device  # noqa: E402
 from riptide.ml import cluster as rtc  # noqa: E402
-from tests.ml._kernel_emulation import EMU_SHIM, compile_library  # noqa: E402
+from tests.ml._kernel_emulation import EMU_SHIM, compile_library, ctypes_args  # noqa: E402
 
 X_BLOBS, _ = make_blobs(600, 4, centers=5, cluster_std=0.6, random_state=0)
 
@@ -184,19 +184,8 @@ class _Emulated:
         import ctypes
 
         c_type = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}[np.dtype(dtype)]
-        converted = []
-        for a in args:
-            if isinstance(a, np.ndarray):
-                assert a.flags.c_contiguous
-                converted.append(ctypes.c_void_p(a.ctypes.data))
-            elif isinstance(a, np.int64):
-                converted.append(ctypes.c_longlong(int(a)))
-            elif isinstance(a, np.int32):
-                converted.append(ctypes.c_int(int(a)))
-            else:
-                converted.append(ctypes.c_double(float(a)))
         getattr(self.lib, f"emu_{name}_{c_type}")(ctypes.c_uint(grid), ctypes.c_uint(threads),
-                                                  ctypes.c_size_t(shared), *converted)  # fmt: skip
+                                                  ctypes.c_size_t(shared), *ctypes_args(args))  # fmt: skip
 
     def plan(self, n_features, n_clusters, mode):
         return self._plan(n_features, n_clusters, mode, threads=EMU_THREADS, shared_limit=self.shared_limit)

@@ -17,7 +17,7 @@ import pytest
 
 from riptide import _device
 from riptide.ml import _kernels
-from tests.ml._kernel_emulation import EMU_SHIM, compile_library
+from tests.ml._kernel_emulation import EMU_SHIM, compile_library, ctypes_args
 
 SHAPES = [(1, 1), (1, 7), (6, 1), (37, 3), (200, 5), (64, 32), (50, 33), (9, 300), (3000, 2)]
 C_TYPES = {np.dtype(np.float64): "double", np.dtype(np.float32): "float"}
@@ -201,17 +201,8 @@ class _EmulatedModule:
         function = getattr(self.library, f"emu_{name}_{self.c_type}")
 
         def launch(grid, block, args, shared_mem=0):
-            converted = []
-            for a in args:
-                if isinstance(a, np.ndarray):
-                    assert a.flags.c_contiguous
-                    converted.append(ctypes.c_void_p(a.ctypes.data))
-                elif isinstance(a, np.int64):
-                    converted.append(ctypes.c_longlong(int(a)))
-                else:
-                    assert isinstance(a, np.int32), type(a)
-                    converted.append(ctypes.c_int(int(a)))
-            function(ctypes.c_uint(grid[0]), ctypes.c_uint(block[0]), ctypes.c_size_t(shared_mem), *converted)
+            assert all(isinstance(a, np.ndarray | np.int64 | np.int32) for a in args), [type(a) for a in args]
+            function(ctypes.c_uint(grid[0]), ctypes.c_uint(block[0]), ctypes.c_size_t(shared_mem), *ctypes_args(args))
 
         return launch
 
