@@ -903,6 +903,7 @@ def time_task(
                     repeat=repeat if riptide else peer_repeat,
                     warmup=warmup if riptide else 0,
                     sync=_device.synchronize if riptide else _no_sync,
+                    compiles=riptide,
                 )
             except Exception as exc:  # a gap in one library must not hide the others' figures
                 result.errors[lib] = _describe(exc)

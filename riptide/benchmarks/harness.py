@@ -1,7 +1,8 @@
 """The timing harness behind ``riptide bench``.
 
 How a case is timed (:func:`measure`): its thunk runs ``warmup`` times untimed (and on, until
-:data:`WARMUP_SECONDS` have passed), then ``repeat`` times timed,
+:data:`WARMUP_SECONDS` have passed; riptide's counted from the end of its first call, which may compile
+kernels), then ``repeat`` times timed,
 with the device synchronized before the clock starts and before it stops (riptide only; pandas and polars
 run on the host and return when done). The median is the figure; min and max show the spread.
 
@@ -224,9 +225,10 @@ def measure(
     calls: int = 1,
     clock: Callable[[], float] = time.perf_counter,
     warmup_seconds: float = WARMUP_SECONDS,
+    compiles: bool = False,
 ) -> Timing:
-    """Time ``fn``: ``warmup`` untimed calls (more until ``warmup_seconds`` have passed after the first, which may
-    compile kernels), then ``repeat`` timed ones, ``sync()`` before each clock read.
+    """Time ``fn``: ``warmup`` untimed calls (more until ``warmup_seconds`` have passed; with ``compiles``, passed
+    after the first call, which may compile kernels), then ``repeat`` timed ones, ``sync()`` before each clock read.
 
     Each time is divided by ``calls`` (for thunks that loop over many small calls). A thunk marked with
     :func:`self_timed` returns its own seconds instead of being clocked.
@@ -235,12 +237,12 @@ def measure(
         msg = f"`repeat` must be >= 1, got {repeat}"
         raise ValueError(msg)
     own_clock = getattr(fn, "self_timed", False)
-    done, started = 0, None  # no warm-up at all with warmup=0
-    while done < warmup or (started is not None and clock() - started < warmup_seconds):
+    done, started = 0, None if compiles else clock()
+    while done < warmup or (done and started is not None and clock() - started < warmup_seconds):
         fn()
         sync()
         done += 1
-        if done == 1:  # the first call may compile kernels: the warm-up's seconds count from its end
+        if compiles and done == 1:  # the warm-up's seconds count from the end of the compiling call
             started = clock()
     timing = Timing()
     for _ in range(repeat):
@@ -341,7 +343,8 @@ def run_cases(
             try:
                 thunk = build(data)
                 calls = ctx.calls if case.per_call else 1
-                result.timings[lib] = measure(thunk, repeat=ctx.repeat, warmup=warmup, sync=sync, calls=calls)
+                result.timings[lib] = measure(thunk, repeat=ctx.repeat, warmup=warmup, sync=sync, calls=calls,
+                                              compiles=lib == "riptide")  # fmt: skip
             except Exception as exc:  # a gap in one library must not hide the others' figures
                 result.errors[lib] = _describe(exc)
             thunk = None

@@ -89,6 +89,7 @@ def test_dense_group_rows_equals_sorted(sort, dropna):
     np.testing.assert_array_equal(_host(got.first_rows), _host(expected.first_rows))
     for column in columns:
         np.testing.assert_array_equal(_host(column.take(got.first_rows).isna()), _host(column.take(expected.first_rows).isna()))
+    assert (got.key_values is not None) == dropna  # the dense table (a kept missing key is the hash table's)
     if got.key_values is not None:
         for column, values in zip(columns, got.key_values, strict=True):
             assert values.dtype == column.dtype

@@ -15,9 +15,11 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -67,7 +69,7 @@ def build(variants: list[tuple[str, str, dict[str, str]]]) -> ctypes.CDLL:
     parts = [SHIM]
     for k, (source, name, defines) in enumerate(variants):
         # dynamic shared memory becomes a static array (one emulated block)
-        source = re.sub(r"extern __shared__ (\w+) (\w+)\[\];", r"static \1 \2[1 << 16];", source)
+        source = re.sub(r"extern __shared__ ([\w ]+?) (\w+)\[\];", r"static \1 \2[1 << 16];", source)
         parts += [f"#undef {m}" for m in _MACROS]
         parts += [f"#define {key} {value}" for key, value in defines.items()]
         parts.append(f"namespace riptide_variant_{k} {{\n{source.replace(name + '(', f'{name}_{k}(')}\n}}")
@@ -485,3 +487,96 @@ def test_fake_cupy_regex_random(on_fake_device, rows, pattern):
     from riptide.core.regex import ops as regex_ops
 
     _same(*_both(regex_ops.contains, rows, pattern))
+
+
+@pytest.mark.parametrize("m", [0, 1, 256, 4096, 4097])  # the one-block kernel up to 4096 rows, the general path past
+def test_fake_cupy_take_offsets(fake_cupy, m):
+    from riptide.core.kernels import segments
+
+    rng = np.random.default_rng(m)
+    offsets = np.concatenate([[0], np.cumsum(rng.integers(0, 9, 5000))]).astype(np.int64)
+    indices = rng.integers(-5000, 5000, m).astype(np.int64)  # negative ones count from the end, as NumPy's take
+    starts, new_offsets = segments.take_offsets(offsets, indices, fake_cupy)
+    expected_starts, expected_offsets = segments.take_offsets(offsets, np.where(indices < 0, indices + 5000, indices), np)
+    np.testing.assert_array_equal(starts, expected_starts)
+    np.testing.assert_array_equal(new_offsets, expected_offsets)
+
+
+# --- the dense grouping table, on the stand-in CuPy ------------------------------------------------------------------
+# The table kernels' atomics, one emulated thread at a time (no concurrency to guard against).
+_ATOMICS = r"""
+#include <cmath>
+#include <algorithm>
+using std::min; using std::max; using std::isnan;
+static inline long long __double_as_longlong(double d) { long long v; std::memcpy(&v, &d, 8); return v; }
+template <typename T, typename U> static inline T atomicAdd(T* p, U v) { T old = *p; *p = (T)(old + (T)v); return old; }
+template <typename T, typename U> static inline T atomicMin(T* p, U v) { T old = *p; if ((T)v < old) *p = (T)v; return old; }
+template <typename T, typename U> static inline T atomicMax(T* p, U v) { T old = *p; if ((T)v > old) *p = (T)v; return old; }
+template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
+"""
+
+
+@pytest.fixture
+def fake_device_columns(fake_cupy, monkeypatch):
+    """The stand-in CuPy with the table kernels' atomics, and columns that name it as their namespace, so that
+    grouping takes its GPU path (on NumPy buffers)."""
+    import types as pytypes
+
+    from riptide.core.column import base
+    from riptide.core.kernels import hash_aggregate, hashing
+
+    monkeypatch.setattr(sys.modules[__name__], "SHIM", SHIM + _ATOMICS)
+    fake_cupy.cuda.Device = lambda device: pytypes.SimpleNamespace(attributes={"MultiProcessorCount": 2})
+    monkeypatch.setattr(base.Column, "xp", property(lambda self: fake_cupy))
+    caches = [v for module in (hash_aggregate, hashing) for v in vars(module).values() if hasattr(v, "cache_clear")]
+    for cache in caches:
+        cache.cache_clear()
+    yield fake_cupy
+    for cache in caches:
+        cache.cache_clear()
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "bool", "Int32", "datetime64[s]"])
+@pytest.mark.parametrize("sort", [True, False])
+def test_fake_cupy_dense_grouping(fake_device_columns, dtype, sort):
+    """group_rows and group_rows_aggregating of small-range keys through the dense table's kernels (compiled by g++)
+    against the sort-based grouping: groups, first rows, key values and sums; missing keys dropped or kept."""
+    from riptide.core.column import as_column
+    from riptide.core.kernels import hash_aggregate
+    from riptide.core.ops import grouping
+
+    rng = np.random.default_rng(len(dtype))
+    n = 20_000  # past the hash paths' 2**14-row threshold
+    codes = rng.integers(-40, 40, n)
+    if dtype == "bool":
+        values = pd.Series(codes % 3 == 0)
+    elif dtype == "datetime64[s]":
+        values = pd.Series(codes + 1000, dtype="datetime64[s]")
+        values[rng.random(n) < 0.05] = pd.NaT
+    elif dtype == "Int32":
+        values = pd.Series(pd.array(codes, dtype="Int32")).mask(rng.random(n) < 0.05)
+    else:
+        values = pd.Series((codes + (40 if dtype.startswith("u") else 0)).astype(dtype))
+    key = as_column(values, xp=np)
+    weights = as_column(rng.standard_normal(n), xp=np)
+    for dropna in (True, False):
+        layout = hash_aggregate.dense_layout(hash_aggregate.hashing.key_words([key], dropna))
+        kept_missing = not dropna and dtype in ("Int32", "datetime64[s]")
+        assert (layout is None) == kept_missing
+        if kept_missing:  # the hash table's case, not this test's
+            continue
+        expected = grouping._group_rows_sorted([key], sort=sort, dropna=dropna)
+        got = grouping.group_rows([key], sort=sort, dropna=dropna)
+        assert got.n_groups == expected.n_groups
+        np.testing.assert_array_equal(got.ids, expected.ids)
+        np.testing.assert_array_equal(got.first_rows, expected.first_rows)
+        aggregated = grouping.group_rows_aggregating([key], [(weights, "sum"), (None, "size")], sort=sort,
+                                                     dropna=dropna)  # fmt: skip
+        np.testing.assert_array_equal(aggregated.ids, expected.ids)
+        np.testing.assert_array_equal(aggregated.sizes(), expected.sizes())
+        sums = np.bincount(expected.kept_ids(), weights=weights.data, minlength=expected.n_groups + 1)[:-1]
+        np.testing.assert_allclose(aggregated.partial(weights, "sum"), sums, rtol=1e-12, atol=1e-12)
+        for groups in (got, aggregated):
+            (values_of_groups,) = groups.key_values
+            assert values_of_groups.dtype == key.dtype
+            np.testing.assert_array_equal(values_of_groups.data, key.take(expected.first_rows).data)

@@ -153,15 +153,38 @@ def test_small_integer_keys_with_missing_values(monkeypatch, dropna, sort):
             assert any(layout is not None for layout in layouts) == dense, (keys, layouts)
 
 
-def test_dense_and_hashed_tables_agree_at_the_size_limit():
+def test_dense_and_hashed_tables_agree_at_the_size_limit(monkeypatch):
     """Just inside and just outside the dense table's limit of twice the rows: the same groups either way."""
+    from riptide import _device
+    from riptide.core.kernels import hash_aggregate
+
+    layouts = []
+    real = hash_aggregate.dense_layout
+    monkeypatch.setattr(hash_aggregate, "dense_layout", lambda keys: layouts.append(real(keys)) or layouts[-1])
     for span in (2 * N, 2 * N + 1):
+        layouts.clear()
         keys = np.random.default_rng(span).integers(0, span - 2, N)
         keys[:2] = [0, span - 1]  # the range's ends
         pdf = pd.DataFrame({"k": keys, "v": np.arange(N, dtype=np.float64)})
         df = rt.from_pandas(pdf)
         assert_series_equal(df.groupby("k")["v"].sum(), pdf.groupby("k")["v"].sum())
         assert_series_equal(df.groupby("k", sort=False)["v"].max(), pdf.groupby("k", sort=False)["v"].max())
+        if _device.xp() is not np:
+            assert layouts and all((layout is not None) == (span == 2 * N) for layout in layouts), (span, layouts)
+
+
+def test_kept_nat_keys_sort_last_near_the_smallest_timestamp():
+    """NaT kept as a key (dropna=False) is the smallest int64 tick: keys just above it must not put it first."""
+    rng = np.random.default_rng(4)
+    keys = pd.Series(pd.Timestamp.min + pd.to_timedelta(rng.integers(0, 50, N), unit="ns"))
+    keys[rng.random(N) < 0.1] = pd.NaT
+    pdf = pd.DataFrame({"k": keys, "v": np.arange(N, dtype=np.float64)})
+    df = rt.from_pandas(pdf)
+    for sort in (True, False):
+        assert_series_equal(df.groupby("k", sort=sort, dropna=False)["v"].sum(),
+                            pdf.groupby("k", sort=sort, dropna=False)["v"].sum())  # fmt: skip
+        assert_series_equal(df.groupby("k", sort=sort, dropna=False)["v"].median(),
+                            pdf.groupby("k", sort=sort, dropna=False)["v"].median())  # fmt: skip
 
 
 def test_grouping_without_aggregation_on_small_integer_keys():

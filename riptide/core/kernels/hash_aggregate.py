@@ -1,4 +1,4 @@
-"""Group rows and reduce their values in one pass over a GPU hash table (CuPy only).
+"""Group rows and reduce their values in one pass over a GPU hash table, or a dense table (CuPy only).
 
 ``groupby(k).v.sum()`` by :func:`~riptide.core.kernels.hashing.hash_group` followed by a scatter
 reads the rows three times and writes a group number per row. Here each row finds (or claims) its
@@ -22,7 +22,8 @@ reads each key's range. Its rows skip the probe and the key compare, its accumul
 in key order, so a sorted groupby sorts nothing. :func:`dense_layout` says whether the keys qualify.
 
 Accumulator kinds (:data:`KINDS`), one row of 64-bit words (one per slot) per requested (values, kind), all rows
-in one allocation (one zero fill; a row whose starting value is not zero is filled again):
+in one allocation with the table and its status words, set to their starting values by one kernel
+(:func:`_buffers`):
 
 * ``sum``: float64 for floats (NaN skipped), int64 for ints and bools, uint64 for uints (wrapping);
 * ``fsum``: the values' float64 sum (a mean of ints);
@@ -259,15 +260,20 @@ class DenseLayout:
     def n_slots(self) -> int:
         return int(np.prod(self.spans, dtype=object))
 
+    def kernel_args(self, keys: KeyWords) -> tuple:
+        """The arguments every dense kernel starts with: the key words (and validity), the row count, the slot count
+        and each word's low and stride (:func:`_dense_params`)."""
+        placement = [np.int64(x) for pair in zip(self.lows, self.strides, strict=True) for x in pair]
+        return (*keys.words, *([keys.valid] if keys.valid is not None else []), np.int64(keys.n),
+                np.int64(self.n_slots), *placement)  # fmt: skip
+
     def lookup(self, keys: KeyWords, per_slot: Any) -> Any:
         """``per_slot`` (int64, a value per slot and one more, read by the rows ``keys.valid`` leaves out) at each
         row's slot, in one pass over the key words."""
         import cupy as cp
 
         out = cp.empty(keys.n, dtype=np.int64)
-        placement = [np.int64(x) for pair in zip(self.lows, self.strides, strict=True) for x in pair]
-        args = (*keys.words, *([keys.valid] if keys.valid is not None else []), np.int64(keys.n),
-                np.int64(self.n_slots), *placement, per_slot, out)  # fmt: skip
+        args = (*self.kernel_args(keys), per_slot, out)
         hashing.launch(_dense_lookup_kernel(keys.word_types, keys.valid is not None), keys.n, args)
         return out
 
@@ -313,17 +319,15 @@ _DENSE_MAX_SLOTS = 1 << 22
 
 
 def dense_layout(keys: KeyWords) -> DenseLayout | None:
-    """The dense table for these integer key words if their ranges are small enough (:data:`_DENSE_MAX_SLOTS`), else
-    None. One pass over each key word finds its range; the ranges are read back together (one sync).
-
-    The words must be the keys' own integers (not float bits or missing-value flags): a caller that wants the
-    slots in key order must ask only for keys whose words order as their values do.
-    """
+    """The dense table for these keys, or None: the keys must be their own integers in key order
+    (``keys.own_integers``), and their ranges' product at most :data:`_DENSE_MAX_SLOTS` slots and at most twice the
+    rows (any range fits in 1024 slots). One pass over each key word finds its range; the ranges are read back
+    together (one sync)."""
     import cupy as cp
 
-    n_words, n_strings, _ = keys.layout
-    if n_strings or not n_words or keys.n == 0 or any(np.dtype(w.dtype) == np.uint64 for w in keys.words):
+    if not keys.own_integers or keys.n == 0:
         return None
+    n_words = len(keys.words)
     bounds = cp.array([np.iinfo(np.int64).max, np.iinfo(np.int64).min] * n_words, dtype=np.int64)
     blocks = 8 * _multiprocessors(cp.cuda.runtime.getDevice())
     valid = _NO_VALUES if keys.valid is None else keys.valid
@@ -390,6 +394,8 @@ class AggregatedTable:
     @property
     def owners(self) -> Any:
         """The row that claimed each slot (-1: empty); a hash table's only."""
+        if self.dense:
+            raise TypeError("a dense table keeps no rows: its slots give the keys back (DenseLayout.key_values)")
         return self.table.table
 
     def raw(self, k: int) -> Any:
@@ -492,7 +498,10 @@ extern "C" __global__ void hash_aggregate_init(long long* memory, const long lon
     for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n_slots; t += stride) {{
         {rows}
     }}
-    if (blockIdx.x == 0 && threadIdx.x < 2) accumulators[{len(identities)}LL * n_slots + threadIdx.x] = 0;  // status
+    if (blockIdx.x == 0 && threadIdx.x == 0) {{  // the status words: keys claimed, overflow
+        accumulators[{len(identities)}LL * n_slots] = 0;
+        accumulators[{len(identities)}LL * n_slots + 1] = 0;
+    }}
 }}
 """
 
@@ -547,9 +556,7 @@ def _aggregate_dense(keys: KeyWords, specs: tuple, values: list[Any], valids: li
     shared = _fits_shared(n_slots, len(specs))
     words = _buffers(specs, n_slots).words
     kernel = _kernel(keys.word_types, 0, keys.valid is not None, specs, shared, dense=True)
-    placement = [np.int64(x) for pair in zip(layout.lows, layout.strides, strict=True) for x in pair]
-    args = (*keys.words, *([keys.valid] if keys.valid is not None else []), np.int64(keys.n), np.int64(n_slots),
-            *placement, *values, *valids, words)  # fmt: skip
+    args = (*layout.kernel_args(keys), *values, *valids, words)
     _launch(kernel, keys.n, args, shared, n_slots, len(specs))
     unoccupied = _identity_bits(np.dtype(np.int64), specs[marker][1])
     occupied = cp.flatnonzero(words[marker] != unoccupied)  # ascending, so in key order (reads the count: one sync)

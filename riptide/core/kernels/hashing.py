@@ -54,6 +54,9 @@ class KeyWords:
     strings: list[tuple[Any, Any]]  # (offsets int64, chars uint8) per string key
     valid: Any  # bool array or None: rows with False take no part (a missing key with dropna)
     n: int
+    # Each key is one word holding its own value, ordered as the keys sort (ints, bools, datetimes, none of them
+    # missing-as-a-value nor uint64): what a directly addressed table needs to give the groups in key order.
+    own_integers: bool = False
 
     @property
     def layout(self) -> tuple[int, int, bool]:
@@ -80,10 +83,14 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
     words: list[Any] = []
     strings: list[tuple[Any, Any]] = []
     valid = None
+    own_integers = True
     for column in columns:
         missing = column.isna() if _may_be_missing(column) else None
         if missing is not None and dropna:
             valid = ~missing if valid is None else valid & ~missing
+        # NaT kept as a key is INT64_MIN, first in word order where pandas sorts it last; a kept masked key adds a flag
+        own_integers &= (isinstance(column, NumericColumn) and column.kind in "iubmM" and column.data.dtype != np.uint64
+                         and (dropna or not (dtypes.is_masked(column.dtype) or column.kind in "mM")))  # fmt: skip
         if isinstance(column, StringColumn):
             strings.append((column.offsets, column.chars))
             if not dropna:  # flagged even without missing values: a join's two sides need the same layout
@@ -108,7 +115,7 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
             mask = column.mask if column.mask is not None else cp.ones(n, dtype=bool)
             words[-1] = cp.where(mask, words[-1], 0).astype(words[-1].dtype, copy=False)
             words.append((~mask).view(np.uint8))
-    return KeyWords(words, strings, valid, n)
+    return KeyWords(words, strings, valid, n, own_integers)
 
 
 def _may_be_missing(column: Column) -> bool:

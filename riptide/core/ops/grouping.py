@@ -7,7 +7,9 @@ appearance), and -1 for rows dropped because a key is missing (``dropna=True``).
 ``dropna=False`` a missing key is a value of its own that sorts last, as in pandas.
 
 On the GPU, keys are matched in a hash table (:mod:`riptide.core.kernels.hashing`); only the
-distinct keys are sorted. The NumPy path factorizes each key column and combines the codes.
+distinct keys are sorted. Integer keys of a small range skip the hashing: their values address a dense
+table (:class:`~riptide.core.kernels.hash_aggregate.DenseLayout`) whose slots are already in key order.
+The NumPy path factorizes each key column and combines the codes.
 
 >>> import numpy as np
 >>> from riptide.core.column import as_column
@@ -25,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from riptide.core.kernels import hashing
-from riptide.core import dtypes
 from riptide.core.column import NumericColumn, StringColumn
 from riptide.core.kernels.factorize import factorize, rank_distinct_strings, sorted_group_codes
 from riptide.core.kernels.scatter import scatter_add, scatter_min
@@ -123,7 +124,7 @@ def _group_rows_hashed(columns: list[Any], *, sort: bool, dropna: bool) -> Group
 
     xp = columns[0].xp
     keys = hashing.key_words(columns, dropna)
-    layout = hash_aggregate.dense_layout(keys) if _words_order_as_keys(columns, dropna) else None
+    layout = hash_aggregate.dense_layout(keys)
     if layout is not None:
         return _group_rows_dense(columns, keys, layout, sort)
     row_slot, owners, slot_group, n_groups = hashing.hash_group(keys)
@@ -214,7 +215,7 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
     if not sort:
         arrays.append((None, "first_row", None))
     keys = hashing.key_words(columns, dropna)
-    dense = hash_aggregate.dense_layout(keys) if _words_order_as_keys(columns, dropna) else None
+    dense = hash_aggregate.dense_layout(keys)
     aggregated = hash_aggregate.aggregate_rows(keys, arrays, dense)
     n_groups = aggregated.n_distinct
     if n_groups == 0:
@@ -257,14 +258,6 @@ def _dense_key_values(columns: list[Any], layout: Any, slot_of_group: Any) -> li
     """The key columns' values of each group, from their slots in a dense table (columns of the keys' dtypes)."""
     values = layout.key_values(slot_of_group)
     return [NumericColumn(v.astype(c.data.dtype), dtype=c.dtype) for v, c in zip(values, columns, strict=True)]
-
-
-def _words_order_as_keys(columns: list[Any], dropna: bool) -> bool:
-    """Whether each key column reaches the hash kernels as one word holding its own integer value (integers, bools,
-    datetimes), so that a dense table's slots order as the keys do. Not floats (their words are bit patterns) nor
-    masked keys kept as values (dropna=False adds a missing-value flag word)."""
-    return all(isinstance(c, NumericColumn) and c.kind in "iubmM" and c.data.dtype != np.uint64
-               and (dropna or not dtypes.is_masked(c.dtype)) for c in columns)  # fmt: skip
 
 
 def _hand_partials(groups: Groups, requests: list[tuple[Any, str]], results: list[Any]) -> None:
