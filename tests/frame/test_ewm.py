@@ -276,8 +276,11 @@ def test_groupby_ewm_matches_pandas(seed: int, n: int, n_keys: int, decay: dict,
     kwargs = dict(decay, adjust=adjust, ignore_na=ignore_na, min_periods=min_periods)
     if op == "sum" and not adjust:
         return
-    expected = getattr(pdf.groupby("k").ewm(**kwargs), op)()
     got = getattr(rdf.groupby("k").ewm(**kwargs), op)().to_pandas()
+    if np.isnan(keys).all():  # no group: pandas 3.1 fails inside (ValueError: need at least one array to concatenate)
+        assert got.empty and list(got.index.names) == ["k", "i"]
+        return
+    expected = getattr(pdf.groupby("k").ewm(**kwargs), op)()
     pdt.assert_index_equal(got.index, expected.index)
     # per group, the same comparison as the ungrouped tests (pandas' 0.0-or-NaN after one observation included)
     for key in np.unique(keys[~np.isnan(keys)]):
