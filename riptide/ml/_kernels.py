@@ -832,39 +832,37 @@ def column_extrema(X: Any, xp: Any, skipna: bool = False) -> tuple[Any, Any]:
     return X.min(axis=0), X.max(axis=0)
 
 
+def _fold(kernel_name: str, A: Any, xp: Any, partials_dtype: Any, *extra: Any, pair: bool = False) -> Any:
+    """Launch a column fold of ``COLUMN_STATS_SOURCE`` over ``A`` (C-contiguous, n, d > 0): its ``(blocks, d)``
+    partials (``(blocks, d, 2)`` with ``pair``), one per block, for the caller to reduce in order. ``extra`` are the
+    kernel's arguments after ``rows_per_block``, before the partials."""
+    n, d = A.shape
+    rows_per_block, blocks = fold_blocks(n, d)
+    partials = xp.empty((blocks, d, 2) if pair else (blocks, d), dtype=partials_dtype)
+    # the data type the module is compiled for (a count reads bytes whatever DATA_T is)
+    data_type = A.dtype if A.dtype in _FLOATS else np.dtype(np.float64)
+    kernel = _module("column_stats", data_type).get_function(kernel_name)
+    kernel((blocks,), (THREADS,), (A, np.int64(n), np.int32(d), np.int64(rows_per_block), *extra, partials),
+           shared_mem=(2 if pair else 1) * np.dtype(partials_dtype).itemsize * THREADS)  # fmt: skip
+    return partials
+
+
 def _fold_counts(M: Any, xp: Any) -> Any:
     """:func:`column_counts` on the device: M C-contiguous bool, n, d > 0."""
-    n, d = M.shape
-    rows_per_block, blocks = fold_blocks(n, d)
-    partials = xp.empty((blocks, d), dtype=np.int64)
-    kernel = _module("column_stats", np.dtype(np.float64)).get_function("riptide_column_counts")  # no DATA_T used
-    kernel((blocks,), (THREADS,), (M, np.int64(n), np.int32(d), np.int64(rows_per_block), partials),
-           shared_mem=8 * THREADS)  # fmt: skip
-    return partials.sum(axis=0)
+    return _fold("riptide_column_counts", M, xp, np.int64).sum(axis=0)
 
 
 def _fold_sq_deviations(X: Any, center: Any, xp: Any) -> Any:
     """float64 sums of ``(x - center)**2`` per column on the device, the difference in float64: X C-contiguous
     float, n, d > 0."""
-    n, d = X.shape
-    rows_per_block, blocks = fold_blocks(n, d)
-    partials = xp.empty((blocks, d), dtype=np.float64)
     center = xp.ascontiguousarray(center, dtype=np.float64)
-    kernel = _module("column_stats", X.dtype).get_function("riptide_column_sq_deviations")
-    kernel((blocks,), (THREADS,), (X, np.int64(n), np.int32(d), np.int64(rows_per_block), center, partials),
-           shared_mem=8 * THREADS)  # fmt: skip
-    return partials.sum(axis=0)
+    return _fold("riptide_column_sq_deviations", X, xp, np.float64, center).sum(axis=0)
 
 
 def _fold_extrema(X: Any, xp: Any, skipna: bool) -> tuple[Any, Any]:
     """:func:`column_extrema` on the device: X C-contiguous float, n, d > 0. The blocks' partial extrema are
     reduced by NumPy's (CuPy's) own rules, which agree with the kernel's (and nanmin warns as it would on X)."""
-    n, d = X.shape
-    rows_per_block, blocks = fold_blocks(n, d)
-    partials = xp.empty((blocks, d, 2), dtype=X.dtype)
-    kernel = _module("column_stats", X.dtype).get_function("riptide_column_extrema")
-    kernel((blocks,), (THREADS,), (X, np.int64(n), np.int32(d), np.int64(rows_per_block), np.int32(skipna),
-                                   partials), shared_mem=2 * X.dtype.itemsize * THREADS)  # fmt: skip
+    partials = _fold("riptide_column_extrema", X, xp, X.dtype, np.int32(skipna), pair=True)
     lo, hi = partials[:, :, 0], partials[:, :, 1]
     if skipna:
         return xp.nanmin(lo, axis=0), xp.nanmax(hi, axis=0)

@@ -70,7 +70,7 @@ DEFINES["riptide_knn_rerank"] = [f"-DRERANK_MAX={neighbors_kernels.RERANK_MAX}"]
 
 # Grouping, ranking and gathering strings: the hash-aggregate kernel for one string key (its prelude holds the string
 # hashing shared by every hash-table kernel), the pairwise rank of distinct strings, the segment copy.
-from riptide.core.kernels import factorize, hash_aggregate, segments  # noqa: E402
+from riptide.core.kernels import factorize, hash_aggregate, hashing, segments  # noqa: E402
 
 SOURCES["hash_aggregate"] = hash_aggregate._source((), 1, False, (("float64", "sum", False),), True)
 SOURCES["hash_aggregate:two_strings_masked"] = hash_aggregate._source(
@@ -88,7 +88,7 @@ SOURCES["riptide_gather_segments"] = segments._GATHER_SEGMENTS
 SOURCES["riptide_take_spans"] = segments._TAKE_SPANS
 SOURCES["riptide_take_spans_small"] = segments.SMALL_TAKE_SOURCE
 SOURCES["riptide_gather_rows"] = hash_aggregate.GATHER_ROWS_SOURCE
-SOURCES["hash_aggregate_init"] = hash_aggregate._init_source((0, -(2**63), 2**63 - 1), True)
+SOURCES["riptide_table_init"] = hashing.init_source((0, -(2**63), 2**63 - 1), True)
 DEFINES["riptide_gather_segments"] = ["-DSEGMENT_T=unsigned char"]
 
 

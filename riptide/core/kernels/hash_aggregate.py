@@ -23,7 +23,7 @@ in key order, so a sorted groupby sorts nothing. :func:`dense_layout` says wheth
 
 Accumulator kinds (:data:`KINDS`), one row of 64-bit words (one per slot) per requested (values, kind), all rows
 in one allocation with the table and its status words, set to their starting values by one kernel
-(:func:`_buffers`):
+(:func:`~riptide.core.kernels.hashing.table_memory`):
 
 * ``sum``: float64 for floats (NaN skipped), int64 for ints and bools, uint64 for uints (wrapping);
 * ``fsum``: the values' float64 sum (a mean of ints);
@@ -454,63 +454,10 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]],
     return _aggregate_hashed(keys, specs, values, valids)
 
 
-@dataclass
-class _Buffers:
-    """A table's device memory, one allocation set up by one kernel launch (allocating and filling each part with
-    CuPy costs a few calls each, which a groupby of a few million rows notices): the hash table's words (owner rows,
-    or (key, owner) pairs; none for a dense table), the accumulators (a row per request, at its identity) and the
-    two status words (keys claimed, overflow), zeroed."""
-
-    table: Any
-    words: Any
-    status: Any
-
-
-def _buffers(specs: tuple[tuple[str, str, bool], ...], n_slots: int, table_words: int = 0,
-             pairs: bool = False) -> _Buffers:  # fmt: skip
-    """Allocate and set up the :class:`_Buffers` of ``n_slots`` accumulator words per request and ``table_words``
-    table words (``pairs``: alternate empty keys and owners, else owners alone)."""
-    import cupy as cp
-
-    n_words = table_words + len(specs) * n_slots + 2
-    memory = cp.empty(n_words, dtype=np.int64)
-    hashing.launch(_init_kernel(_identities(specs), pairs), max(table_words, n_slots, 1),
-                   (memory, np.int64(table_words), np.int64(n_slots)))  # fmt: skip
-    words = memory[table_words : n_words - 2].reshape(len(specs), n_slots)
-    return _Buffers(memory[:table_words], words, memory[n_words - 2 :].view(np.uint64))
-
-
 @functools.cache
 def _identities(specs: tuple[tuple[str, str, bool], ...]) -> tuple[int, ...]:
     """Each request's starting accumulator word (int64 bits), worked out once per list of requests."""
     return tuple(int(_identity_bits(np.dtype(d), kind)) for d, kind, _ in specs)
-
-
-def _init_source(identities: tuple[int, ...], pairs: bool) -> str:
-    empty = f"(t & 1) ? -1LL : (long long){hashing._EMPTY_KEY}ULL" if pairs else "-1LL"
-    rows = "\n        ".join(f"accumulators[{k}LL * n_slots + t] = (long long){v % 2**64}ULL;"
-                            for k, v in enumerate(identities))  # fmt: skip
-    return f"""
-extern "C" __global__ void hash_aggregate_init(long long* memory, const long long table_words, const long long n_slots) {{
-    long long* accumulators = memory + table_words;
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < table_words; t += stride) memory[t] = {empty};
-    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n_slots; t += stride) {{
-        {rows}
-    }}
-    if (blockIdx.x == 0 && threadIdx.x == 0) {{  // the status words: keys claimed, overflow
-        accumulators[{len(identities)}LL * n_slots] = 0;
-        accumulators[{len(identities)}LL * n_slots + 1] = 0;
-    }}
-}}
-"""
-
-
-@functools.cache
-def _init_kernel(identities: tuple[int, ...], pairs: bool) -> Any:
-    import cupy as cp
-
-    return cp.RawKernel(_init_source(identities, pairs), "hash_aggregate_init")
 
 
 def _fits_shared(n_slots: int, n_accumulators: int) -> bool:
@@ -524,12 +471,9 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
     stages = sorted({min(stage, full) for stage in _STAGES} | {full})
     for capacity in stages:
         shared = _fits_shared(capacity + 1, len(specs))
-        # The table: (key, owner) pairs for one-word keys, else owners; a slot more for the one-word reserved key.
-        # The accumulators have a word for every slot and for that reserved key.
-        memory = _buffers(specs, capacity + 1, (2 if one_word else 1) * (capacity + 1), pairs=one_word)
-        stored = memory.table.reshape(capacity + 1, 2) if one_word else memory.table[:0]
-        table = stored[:, 1] if one_word else memory.table
-        words, status = memory.words, memory.status  # status: keys claimed, overflow flag, read back together
+        # The accumulators have a word for every slot and for the one-word tables' reserved key.
+        memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1)
+        table, stored, words, status = memory.table, memory.stored, memory.accumulators, memory.status
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n), *values,
@@ -554,7 +498,7 @@ def _aggregate_dense(keys: KeyWords, specs: tuple, values: list[Any], valids: li
         specs, values, marker = (*specs, ("int64", "size", False)), [*values, _NO_VALUES], len(specs)
     n_slots = layout.n_slots
     shared = _fits_shared(n_slots, len(specs))
-    words = _buffers(specs, n_slots).words
+    words = hashing.table_memory(None, False, _identities(specs), n_slots).accumulators
     kernel = _kernel(keys.word_types, 0, keys.valid is not None, specs, shared, dense=True)
     args = (*layout.kernel_args(keys), *values, *valids, words)
     _launch(kernel, keys.n, args, shared, n_slots, len(specs))

@@ -31,7 +31,7 @@ from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
 
 __all__ = ["KeyWords", "key_words", "hash_group", "HashTable", "build_table", "probe_table", "final_capacity",
-           "empty_table", "find_slot_source", "launch", "stage_limits", "MAX_ROWS"]
+           "TableMemory", "table_memory", "find_slot_source", "launch", "stage_limits", "MAX_ROWS"]
 
 MAX_ROWS = 2**31 - 1  # slots and rows are int32 in the kernels' per-row outputs
 # A grouping's first table fits the H200's L2 (2**22 slots). Keys with more distinct values than half of it make the
@@ -409,9 +409,9 @@ def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
     final = _capacity_for(keys.n) if expect_distinct else final_capacity(keys.n)
     capacity = final if expect_distinct else min(_FIRST_CAPACITY, final)
     while True:
-        table, stored = empty_table(capacity, one_word)
+        memory = table_memory(capacity, one_word)
+        table, stored, status = memory.table, memory.stored, memory.status  # status: read back together
         row_slot = cp.empty(keys.n, dtype=np.int32)
-        status = cp.zeros(2, dtype=np.uint64)  # keys claimed, overflow flag: read back together
         # The one-word kernel reads and writes the pairs; the general one only the owner of each slot.
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), row_slot, status[0:1], *stage_limits(capacity, capacity == final, keys.n), status[1:2])  # fmt: skip
@@ -419,23 +419,72 @@ def build_table(keys: KeyWords, expect_distinct: bool = False) -> HashTable:
         n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
         if not overflowed:
             return HashTable(keys, table, row_slot, stored, n_distinct)
-        del table, stored, row_slot
+        del memory, table, stored, row_slot
         capacity = final
 
 
-def empty_table(capacity: int, one_word: bool) -> tuple[Any, Any]:
-    """``(table, stored)`` of ``capacity`` slots plus one: the owner row of each slot (-1: empty), and for one-word
-    keys the (key, owner) pairs that ``table`` is a view of (else an empty array)."""
+@dataclass
+class TableMemory:
+    """A table's device memory, one allocation set up by one kernel launch (allocating and filling each part with
+    CuPy costs a few calls each, which a groupby of a few million rows notices).
+
+    ``table``: the owner row of each slot (-1: empty), a view of ``stored``'s second column for one-word keys;
+    ``stored``: one-word keys' (key, owner) pairs (else empty); ``accumulators``: a row of int64 words per
+    identity, each word at it; ``status``: keys claimed and the overflow flag (uint64), zeroed."""
+
+    table: Any
+    stored: Any
+    accumulators: Any
+    status: Any
+
+
+def table_memory(capacity: int | None, one_word: bool, identities: tuple[int, ...] = (),
+                 accumulator_slots: int = 0) -> TableMemory:  # fmt: skip
+    """The :class:`TableMemory` of a table of ``capacity`` slots plus one (for one-word keys, the reserved key's;
+    ``None``: no table, accumulators alone) and ``accumulator_slots`` words per accumulator, each starting at its
+    ``identities`` entry (int64 bits)."""
     import cupy as cp
 
-    if one_word:
-        # (key, owner row) pairs side by side, so a probe reads one memory sector; plus the reserved key's slot.
-        stored = cp.empty((capacity + 1, 2), dtype=np.int64)
-        stored[:, 0] = np.int64(np.uint64(_EMPTY_KEY).view(np.int64))
-        stored[:, 1] = -1
-        return stored[:, 1], stored
-    table = cp.full(capacity + 1, -1, dtype=np.int64)
-    return table, table[:0]
+    table_slots = 0 if capacity is None else capacity + 1
+    # (key, owner row) pairs side by side, so a probe reads one memory sector; else the owners alone.
+    table_words = (2 if one_word else 1) * table_slots
+    n_words = table_words + len(identities) * accumulator_slots + 2
+    memory = cp.empty(n_words, dtype=np.int64)
+    launch(_init_kernel(identities, one_word), max(table_words, accumulator_slots, 1),
+           (memory, np.int64(table_words), np.int64(accumulator_slots)))  # fmt: skip
+    accumulators = memory[table_words : n_words - 2].reshape(len(identities), accumulator_slots)
+    stored = memory[:table_words].reshape(table_slots, 2) if one_word else memory[:0]
+    table = stored[:, 1] if one_word else memory[:table_words]
+    return TableMemory(table, stored, accumulators, memory[n_words - 2 :].view(np.uint64))
+
+
+def init_source(identities: tuple[int, ...], pairs: bool) -> str:
+    """The set-up kernel of :func:`table_memory`: empty slots (``pairs``: alternate empty keys and owners), each
+    accumulator row at its identity, zero status words."""
+    empty = f"(t & 1) ? -1LL : (long long){_EMPTY_KEY}ULL" if pairs else "-1LL"
+    rows = "\n        ".join(f"accumulators[{k}LL * n_slots + t] = (long long){v % 2**64}ULL;"
+                            for k, v in enumerate(identities))  # fmt: skip
+    return f"""
+extern "C" __global__ void riptide_table_init(long long* memory, const long long table_words, const long long n_slots) {{
+    long long* accumulators = memory + table_words;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < table_words; t += stride) memory[t] = {empty};
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n_slots; t += stride) {{
+        {rows}
+    }}
+    if (blockIdx.x == 0 && threadIdx.x == 0) {{  // the status words: keys claimed, overflow
+        accumulators[{len(identities)}LL * n_slots] = 0;
+        accumulators[{len(identities)}LL * n_slots + 1] = 0;
+    }}
+}}
+"""
+
+
+@functools.cache
+def _init_kernel(identities: tuple[int, ...], pairs: bool) -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(init_source(identities, pairs), "riptide_table_init")
 
 
 def hash_group(keys: KeyWords) -> tuple[Any, Any, Any, int]:

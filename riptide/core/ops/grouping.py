@@ -147,14 +147,14 @@ def _group_rows_dense(columns: list[Any], keys: Any, layout: Any, sort: bool) ->
     from riptide.core.kernels import hash_aggregate
 
     xp = columns[0].xp
-    table = hash_aggregate.aggregate_rows(keys, [(None, "first_row", None)], layout)
-    slot_of_group, _ = table.occupied_slots()
-    (first_rows,) = table.at_slots(slot_of_group)
+    aggregated = hash_aggregate.aggregate_rows(keys, [(None, "first_row", None)], layout)
+    slot_of_group, _ = aggregated.occupied_slots()
+    (first_rows,) = aggregated.at_slots(slot_of_group)
     if not sort:  # number the groups by first appearance
         order = stable_argsort(first_rows, xp)
         slot_of_group, first_rows = slot_of_group.take(order), first_rows.take(order)
-    ids = table.lookup(keys, _slot_to_group(slot_of_group, layout.n_slots, xp))
-    return Groups(ids=ids, n_groups=table.n_distinct, xp=xp, first_rows=first_rows,
+    ids = aggregated.lookup(keys, _slot_to_group(slot_of_group, layout.n_slots, xp))
+    return Groups(ids=ids, n_groups=aggregated.n_distinct, xp=xp, first_rows=first_rows,
                   key_values=_dense_key_values(columns, layout, slot_of_group))  # fmt: skip
 
 
@@ -215,8 +215,7 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
     if not sort:
         arrays.append((None, "first_row", None))
     keys = hashing.key_words(columns, dropna)
-    dense = hash_aggregate.dense_layout(keys)
-    aggregated = hash_aggregate.aggregate_rows(keys, arrays, dense)
+    aggregated = hash_aggregate.aggregate_rows(keys, arrays, hash_aggregate.dense_layout(keys))
     n_groups = aggregated.n_distinct
     if n_groups == 0:
         groups = Groups(ids=xp.full(n, -1, dtype=np.int64), n_groups=0, xp=xp, first_rows=xp.zeros(0, dtype=np.int64))
@@ -237,12 +236,11 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
     def ids() -> Any:  # the rows' slots, looked up again in the finished table
         return aggregated.lookup(keys, _slot_to_group(slot_of_group, aggregated.words.shape[1], xp))
 
-    if aggregated.dense:  # the slots give the keys back; no row of each group is known
-        groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
-                        key_values=_dense_key_values(columns, aggregated.table, slot_of_group))  # fmt: skip
-    else:
-        groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
-                        representatives=aggregated.owners.take(slot_of_group))  # fmt: skip
+    # A dense table's slots give the keys back (it knows no row of each group); a hash table's owners are rows.
+    dense = aggregated.dense
+    key_values = _dense_key_values(columns, aggregated.table, slot_of_group) if dense else None
+    groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
+                    representatives=None if dense else aggregated.owners.take(slot_of_group), key_values=key_values)
     _hand_partials(groups, requests, results)
     return groups
 
