@@ -6,7 +6,7 @@ from typing import Any
 
 from riptide.graph.exceptions import NetworkXNotImplemented
 
-__all__ = ["as_riptide_graph", "require_undirected", "require_directed"]
+__all__ = ["as_riptide_graph", "require_undirected", "require_directed", "require_not_multigraph"]
 
 
 def as_riptide_graph(G: Any) -> Any:
@@ -28,3 +28,8 @@ def require_undirected(G: Any) -> None:
 def require_directed(G: Any) -> None:
     if not G.is_directed():
         raise NetworkXNotImplemented("not implemented for undirected type")
+
+
+def require_not_multigraph(G: Any) -> None:
+    if G.is_multigraph():
+        raise NetworkXNotImplemented("not implemented for multigraph type")

@@ -47,10 +47,10 @@ import numpy as np
 from riptide import _device
 from riptide.core.kernels.scatter import scatter_add
 from riptide.graph._arrays import bincount
-from riptide.graph._checks import as_riptide_graph
-from riptide.graph.exceptions import NetworkXError, NetworkXNotImplemented, NetworkXPointlessConcept, NodeNotFound, \
+from riptide.graph._checks import as_riptide_graph, require_not_multigraph
+from riptide.graph.exceptions import NetworkXError, NetworkXPointlessConcept, NodeNotFound, \
     PowerIterationFailedConvergence  # fmt: skip
-from riptide.graph.shortest_paths import _batched_distances, _csr
+from riptide.graph.shortest_paths import _csr, dijkstra_distances, has_negative
 from riptide.graph.traversal import find_node, gather_rows
 
 __all__ = ["degree_centrality", "betweenness_centrality", "edge_betweenness_centrality", "closeness_centrality",
@@ -93,22 +93,6 @@ def _arc_weights(G: Any, weight: Any, csr: tuple) -> Any:
     if callable(weight):
         raise TypeError("riptide.graph takes weight as an edge attribute name; weight functions are not supported")
     return G._edge_weights(weight)[csr[2]]
-
-
-def _settled_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any, negative: bool) -> Any:
-    """:func:`_batched_distances`, raising NetworkX's Dijkstra ValueError when negative weights leave no shortest
-    paths (a negative cycle, e.g. any undirected negative edge: the relaxation would never settle)."""
-    from riptide.graph.exceptions import NetworkXUnbounded
-
-    try:
-        return _batched_distances(G, sources, csr, arc_weights, negative=negative)
-    except NetworkXUnbounded:
-        raise ValueError("Contradictory paths found:", "negative weights?") from None
-
-
-def _has_negative(arc_weights: Any) -> bool:
-    # one scalar read per call (not per batch)
-    return arc_weights is not None and bool(arc_weights.shape[0]) and bool((arc_weights < 0).any())
 
 
 def _brandes_levels(G: Any, sources: Any, csr: tuple, edge_scores: Any = None) -> tuple[Any, Any]:
@@ -172,7 +156,7 @@ def _brandes_batch(G: Any, sources: Any, csr: tuple, arc_weights: Any, edge_scor
     B = sources.shape[0]
     size = B * n
     states = xp.arange(B, dtype=np.int64) * n + sources
-    dist = _settled_distances(G, sources, csr, arc_weights, negative)
+    dist = dijkstra_distances(G, sources, csr, arc_weights, negative=negative)
 
     # the tight arcs, grouped by tail state (reached states in increasing order)
     reached = xp.flatnonzero(xp.isfinite(dist))
@@ -239,18 +223,24 @@ def _fewer_hops(reached: Any, states: Any, t_offsets: Any, t_rows: Any, t_heads:
     on zero-weight cycles are not path counts (its settled vertices keep gaining predecessors): where they are (a
     zero-weight edge between two endpoints) the results agree.
     """
+    head_rows = xp.searchsorted(reached, t_heads)  # each tight arc's head among the reached states, once
     hops = xp.full(reached.shape[0], -1, dtype=np.int64)
+    owner = xp.empty(reached.shape[0], dtype=np.int64)
     frontier = xp.searchsorted(reached, states)
     hops[frontier] = 0
     depth = 0
     while frontier.shape[0]:  # one scalar read per level
-        f_rows, f_arcs = gather_rows(t_offsets, frontier, xp)
-        nxt = xp.searchsorted(reached, t_heads[f_arcs])
+        _, f_arcs = gather_rows(t_offsets, frontier, xp)
+        nxt = head_rows[f_arcs]
         nxt = nxt[hops[nxt] < 0]
         depth += 1
         hops[nxt] = depth
-        frontier = xp.flatnonzero(hops == depth)
-    return hops[t_rows] < hops[xp.searchsorted(reached, t_heads)]
+        # the level's distinct states, in O(level) (a scan of every state per level would be O(levels x states)):
+        # of the arcs reaching a state, the one whose write to ``owner`` won keeps it
+        order = xp.arange(nxt.shape[0], dtype=np.int64)
+        owner[nxt] = order
+        frontier = nxt[owner[nxt] == order]
+    return hops[t_rows] < hops[head_rows]
 
 
 def _sources(G: Any, k: Any, seed: Any) -> tuple[list | None, Any]:
@@ -317,7 +307,7 @@ def betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, weigh
     n = G.number_of_nodes()
     csr = _csr(G)
     arc_weights = _arc_weights(G, weight, csr)
-    negative = _has_negative(arc_weights)
+    negative = has_negative(arc_weights)  # one scalar read per call (not per batch)
     sampled, ids = _sources(G, k, seed)
     scores = xp.zeros(n, dtype=np.float64)
     for batch in _batches(G, ids):
@@ -353,7 +343,7 @@ def edge_betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, 
     n = G.number_of_nodes()
     csr = _csr(G)
     arc_weights = _arc_weights(G, weight, csr)
-    negative = _has_negative(arc_weights)
+    negative = has_negative(arc_weights)  # one scalar read per call (not per batch)
     sampled, ids = _sources(G, k, seed)
     scores = xp.zeros(G.number_of_edges(), dtype=np.float64)
     for batch in _batches(G, ids):
@@ -387,9 +377,9 @@ def closeness_centrality(G: Any, u: Any = None, distance: Any = None, wf_improve
     else:
         ids = xp.arange(n, dtype=np.int64)
     values = []
-    negative = _has_negative(arc_weights)
+    negative = has_negative(arc_weights)  # one scalar read per call (not per batch)
     for batch in _batches(G, ids):
-        dist = _settled_distances(G, batch, csr, arc_weights, negative).reshape(batch.shape[0], n)
+        dist = dijkstra_distances(G, batch, csr, arc_weights, negative=negative).reshape(batch.shape[0], n)
         finite = xp.isfinite(dist)
         total = xp.where(finite, dist, 0.0).sum(axis=1)
         others = finite.sum(axis=1) - 1.0
@@ -407,12 +397,6 @@ def closeness_centrality(G: Any, u: Any = None, distance: Any = None, wf_improve
 # ---------------------------------------------------------------------- power iterations
 
 
-def _refuse_multigraph(G: Any) -> None:
-    """NetworkX's ``not_implemented_for("multigraph")`` of katz_centrality and eigenvector_centrality."""
-    if G.is_multigraph():
-        raise NetworkXNotImplemented("not implemented for multigraph type")
-
-
 def _spread(G: Any, x: Any, arc_weights: Any) -> Any:
     """``y[v] = sum over arcs u -> v of x[u] * w``: NetworkX's ``x[nbr] += xlast[n] * w`` over ``G[n]``."""
     return bincount(G._indices, G.number_of_nodes(), G.xp, weights=x[G._arc_src] * arc_weights)
@@ -427,7 +411,7 @@ def katz_centrality(G: Any, alpha: float = 0.1, beta: Any = 1.0, max_iter: int =
     {0: 0.559885, 1: 0.610784, 2: 0.559885}
     """
     G = as_riptide_graph(G)
-    _refuse_multigraph(G)
+    require_not_multigraph(G)
     n = G.number_of_nodes()
     xp = G.xp
     if n == 0:
@@ -460,7 +444,7 @@ def eigenvector_centrality(G: Any, max_iter: int = 100, tol: float = 1.0e-6, nst
     {0: 0.5, 1: 0.707107, 2: 0.5}
     """
     G = as_riptide_graph(G)
-    _refuse_multigraph(G)
+    require_not_multigraph(G)
     n = G.number_of_nodes()
     xp = G.xp
     if n == 0:

@@ -60,7 +60,7 @@ from riptide.core.kernels.sort import (
 )
 from riptide.graph._arrays import bincount
 from riptide.graph.exceptions import NetworkXError
-from riptide.graph.renumber import renumber_nodes_and_edges
+from riptide.graph.renumber import combine_id_columns, number_interleaved, renumber_nodes_and_edges
 
 __all__ = [
     "DegreeView",
@@ -1106,23 +1106,15 @@ def _id_column_names(ids: Any, data: dict) -> list:
 def _from_composite_ids(cls: type[Graph], data: dict, source: list, target: list, attrs: dict, keys: Any) -> Graph:
     """A graph whose vertex ids span several columns (``source=["city", "zone"]``): each vertex is the tuple of
     its columns' values, as a NetworkX user would key such a node. The rows are renumbered together on the device
-    (:func:`riptide.core.ops.grouping.group_rows` over the id columns, the endpoints of each edge interleaved so
-    that the dense ids follow NetworkX's order of first appearance); only the distinct tuples go to the host."""
-    from riptide.core.ops.grouping import group_rows
-    from riptide.graph.renumber import combine_id_columns
-
+    (:func:`riptide.graph.renumber.number_interleaved` over the id columns, the endpoints of each edge interleaved
+    so that the dense ids follow NetworkX's order of first appearance); only the distinct tuples go to the host."""
     if len(source) != len(target) or not source:
         raise NetworkXError(f"source and target must name as many id columns; got {source} and {target}")
     xp = data[source[0]].xp
-    rows = data[source[0]].size
-    order = (xp.arange(rows, dtype=np.int64)[:, None] + xp.arange(2, dtype=np.int64)[None, :] * rows).ravel()
-    interleaved = [combine_id_columns([data[s], data[t]]).take(order) for s, t in zip(source, target)]
-    groups = group_rows(interleaved, sort=False, dropna=False)
-    ids = groups.ids.reshape(rows, 2)
-    parts = [column.take(groups.first_rows).to_arrow().to_pylist() for column in interleaved]
-    labels = list(zip(*parts))  # host: one tuple per vertex, the ids results are keyed by
-    return _new_graph(cls, xp, len(labels), xp.ascontiguousarray(ids[:, 0]), xp.ascontiguousarray(ids[:, 1]), attrs,
-                      None, labels, keys)  # fmt: skip
+    (src, dst), parts = number_interleaved([combine_id_columns([data[s], data[t]]) for s, t in zip(source, target)],
+                                           2, data[source[0]].size)  # fmt: skip
+    labels = list(zip(*[part.to_arrow().to_pylist() for part in parts]))  # host: one tuple per vertex (results' keys)
+    return _new_graph(cls, xp, len(labels), src, dst, attrs, None, labels, keys)
 
 
 def _as_riptide_frame(df: Any) -> Any:

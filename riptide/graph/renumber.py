@@ -22,7 +22,7 @@ import numpy as np
 from riptide.core.column import NumericColumn, concat_columns
 from riptide.core.ops.grouping import group_rows
 
-__all__ = ["renumber", "renumber_nodes_and_edges", "combine_id_columns"]
+__all__ = ["renumber", "renumber_nodes_and_edges", "combine_id_columns", "number_interleaved"]
 
 
 def _decoded(column: Any) -> Any:
@@ -51,24 +51,37 @@ def combine_id_columns(columns: list[Any]) -> Any:
     return concat_columns(columns)
 
 
+def number_interleaved(parts: list[Any], k: int, rows: int) -> tuple[list[Any], list[Any]]:
+    """Dense ids by first appearance over the **interleaved** rows of ``k`` id columns of ``rows`` rows each (row 0
+    of each column, then row 1 of each, ...): ``(ids per column, each part's value per dense id)``.
+
+    An id may span several columns (a composite id): each of ``parts`` is one of its fields, the ``k`` columns'
+    values of that field concatenated (see :func:`combine_id_columns`).
+
+    >>> from riptide.core.column import as_column
+    >>> ids, (labels,) = number_interleaved([as_column(np.array([30, 10, 10, 99]))], 2, 2)
+    >>> [i.tolist() for i in ids], labels.to_arrow().to_pylist()
+    ([[0, 1], [1, 2]], [30, 10, 99])
+    """
+    xp = parts[0].xp
+    # Interleave: row r of column j sits at r * k + j, so first appearance is NetworkX's edge order.
+    order = (xp.arange(rows, dtype=np.int64)[:, None] + xp.arange(k, dtype=np.int64)[None, :] * rows).ravel()
+    interleaved = [part.take(order) for part in parts]
+    groups = group_rows(interleaved, sort=False, dropna=False)
+    ids = groups.ids.reshape(rows, k)
+    return [xp.ascontiguousarray(ids[:, j]) for j in range(k)], [part.take(groups.first_rows) for part in interleaved]
+
+
 def renumber(columns: list[Any], interleave: bool = True) -> tuple[list[Any], Any]:
     """Dense vertex ids for the rows of ``columns`` (one array per column) and the distinct ids in dense order.
 
     Rows are numbered by first appearance in the **interleaved** order of the columns (row 0 of each column, then
     row 1 of each, ...; columns of one length), or with ``interleave=False`` column after column.
     """
-    xp = columns[0].xp
     sizes = [c.size for c in columns]
     combined = combine_id_columns(columns)
     if interleave and len(columns) > 1 and len(set(sizes)) == 1:
-        # Interleave: row r of column k sits at r * k_count + k, so first appearance is NetworkX's edge order.
-        k, rows = len(columns), sizes[0]
-        order = (xp.arange(rows, dtype=np.int64)[:, None] + xp.arange(k, dtype=np.int64)[None, :] * rows).ravel()
-        interleaved = combined.take(order)
-        groups = group_rows([interleaved], sort=False, dropna=False)
-        ids = groups.ids.reshape(rows, k)
-        per_column = [xp.ascontiguousarray(ids[:, j]) for j in range(k)]
-        labels = interleaved.take(groups.first_rows)
+        per_column, (labels,) = number_interleaved([combined], len(columns), sizes[0])
         return per_column, labels
     groups = group_rows([combined], sort=False, dropna=False)
     starts = np.cumsum([0] + sizes)

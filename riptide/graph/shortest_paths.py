@@ -106,6 +106,22 @@ def sssp_distances(G: Any, source: int, arc_weights: Any, cutoff: Any = None, cs
                               negative)  # fmt: skip
 
 
+def has_negative(arc_weights: Any) -> bool:
+    """Whether any arc weight is negative (None: every arc counts 1)."""
+    # one scalar read per call: the search must know whether it may settle
+    return arc_weights is not None and bool(arc_weights.shape[0]) and bool((arc_weights < 0).any())
+
+
+def dijkstra_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any, cutoff: Any = None,
+                       negative: bool = False) -> Any:  # fmt: skip
+    """:func:`_batched_distances`, raising NetworkX's Dijkstra ValueError when negative weights leave no shortest
+    paths (a negative cycle, e.g. any undirected negative edge: the relaxation would never settle)."""
+    try:
+        return _batched_distances(G, sources, csr, arc_weights, cutoff, negative)
+    except NetworkXUnbounded:
+        raise ValueError("Contradictory paths found:", "negative weights?") from None
+
+
 def _batched_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any, cutoff: Any = None,
                        negative: bool = False) -> Any:  # fmt: skip
     """float64 distances over the states ``b * n + v`` (source ``sources[b]``, vertex v; inf: unreached) by
@@ -212,13 +228,11 @@ def _dijkstra_run(G: Any, found: int, weight: Any, cutoff: Any, reverse: bool = 
     csr = _csr(G, reverse)
     weights, integral = _edge_weights(G, weight)
     arc_weights = weights[csr[2]]
-    negative = bool(arc_weights.shape[0]) and bool((arc_weights < 0).any())  # one scalar read
-    try:
+    negative = has_negative(arc_weights)
+    if bellman_ford:  # NetworkXUnbounded on a negative cycle, as NetworkX's Bellman-Ford
         dist = sssp_distances(G, found, arc_weights, cutoff, csr[:2], negative)
-    except NetworkXUnbounded:
-        if bellman_ford:
-            raise
-        raise ValueError("Contradictory paths found:", "negative weights?") from None
+    else:
+        dist = dijkstra_distances(G, G.xp.asarray([found], dtype=np.int64), csr[:2], arc_weights, cutoff, negative)
     return dist, arc_weights, csr, integral, negative
 
 

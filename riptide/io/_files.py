@@ -224,11 +224,11 @@ def zip_member_name(path: Any, compression: Any = None) -> str:
 
 
 @contextlib.contextmanager
-def atomic_target(path: Any, compression: str | None = None, archive_name: str | None = None) -> Iterator[Any]:
+def atomic_target(path: Any, compression: str | None = None, compression_arg: Any = None) -> Iterator[Any]:
     """A binary file to write ``path``'s new content to; it replaces ``path`` only when the block succeeds.
 
-    With ``compression`` the bytes written are compressed on the way (``"zip"``: one file named ``archive_name``,
-    by default :func:`zip_member_name`). File-like targets are written directly (they are the caller's to manage);
+    With ``compression`` (the method) the bytes written are compressed on the way (``"zip"``: one file, named by
+    :func:`zip_member_name` from the caller's own ``compression_arg``, e.g. a dict with ``archive_name``). File-like targets are written directly (they are the caller's to manage);
     URLs are written through fsspec (object stores replace objects atomically).
 
     >>> import os, tempfile
@@ -239,7 +239,7 @@ def atomic_target(path: Any, compression: str | None = None, archive_name: str |
     b'done'
     """
     path = stringify_path(path)
-    member = archive_name or zip_member_name(path)
+    member = zip_member_name(path, compression_arg)
     if is_file_like(path):
         if compression is None:
             yield path
@@ -273,7 +273,7 @@ def atomic_target(path: Any, compression: str | None = None, archive_name: str |
 
 
 @contextlib.contextmanager
-def _compressing(raw: Any, method: str | None, member: str = "zip") -> Iterator[Any]:
+def _compressing(raw: Any, method: str | None, member: str) -> Iterator[Any]:
     if method is None:
         yield raw
         return

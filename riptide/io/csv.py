@@ -220,13 +220,17 @@ _CSV_EXTENSIONS = tuple(ext + comp for ext in (".csv", ".tsv", ".txt", ".dat")
 def _several_files(source: Any) -> list[str] | None:
     """The files a list of paths, a glob or a directory names (None: one file or buffer, read as pandas does)."""
     source = _files.stringify_path(source)
-    if isinstance(source, list | tuple):
-        paths = [p for item in source for p in _files.expand_paths(item, _CSV_EXTENSIONS)]
-    elif isinstance(source, str) and (any(ch in source for ch in "*?[") if _files.is_url(source) else (
-            os.path.isdir(source) or (any(ch in source for ch in "*?[") and not os.path.exists(source)))):  # fmt: skip
-        paths = _files.expand_paths(source, _CSV_EXTENSIONS)
-    else:
+    if isinstance(source, str):
+        is_glob = any(ch in source for ch in "*?[")
+        if _files.is_url(source):
+            several = is_glob
+        else:
+            several = os.path.isdir(source) or (is_glob and not os.path.exists(source))
+        if not several:
+            return None
+    elif not isinstance(source, list | tuple):
         return None
+    paths = _files.expand_paths(source, _CSV_EXTENSIONS)  # a list or tuple: each item's files, in order
     if not paths:
         raise FileNotFoundError(f"No CSV files found at {source!r}")
     return paths
@@ -887,7 +891,7 @@ def to_csv(obj: Any, path_or_buf: Any = None, *, sep: str = ",", na_rep: str = "
         return None
     method = _files.infer_compression(path_or_buf if not _files.is_file_like(path_or_buf) else None, compression)
     text = host.to_csv(None, **options)
-    with _files.atomic_target(path_or_buf, method, _files.zip_member_name(path_or_buf, compression)) as sink:
+    with _files.atomic_target(path_or_buf, method, compression) as sink:
         sink.write(text.encode(encoding or "utf-8"))
     return None
 
@@ -948,6 +952,6 @@ def _deliver(data: bytes, path_or_buf: Any, compression: Any) -> str | None:
         path_or_buf.write(data.decode("utf-8") if isinstance(path_or_buf, io.TextIOBase) else data)
         return None
     method = _files.infer_compression(path_or_buf, compression)
-    with _files.atomic_target(path_or_buf, method, _files.zip_member_name(path_or_buf, compression)) as sink:
+    with _files.atomic_target(path_or_buf, method, compression) as sink:
         sink.write(data)
     return None

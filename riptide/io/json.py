@@ -17,14 +17,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from riptide.errors import warn_host_fallback
 from riptide.io import _files
 from riptide.io._arrow import column_like_pandas
-from riptide.io.csv_device import valid_utf8
 
 __all__ = ["read_json", "to_json"]
 
@@ -86,8 +84,11 @@ def _read_lines_with_arrow(data: bytes, convert_dates: Any, keep_default_dates: 
 
     if not data.strip():
         return None  # pandas' answer for no records
-    if not valid_utf8(np.frombuffer(data, dtype=np.uint8), np):
-        return None  # pyarrow would keep the bytes; pandas' decoder raises UnicodeDecodeError
+    if not data.isascii():  # host bytes: Python's strict decoder (pandas' own) checks them, in C
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # pyarrow would keep the bytes; pandas' decoder raises UnicodeDecodeError
     table = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(use_threads=True))
     columns = {}
     for field in table.schema:
@@ -145,12 +146,13 @@ def _whole_numbers(values: Any) -> bool:
 def _read_with_pandas(data: bytes, options: dict, reason: str) -> Any:
     from riptide.frame.dataframe import DataFrame
     from riptide.frame.series import Series
+    from riptide.io.csv import _same_option
 
     # options left at pandas' defaults are not passed: pandas 3 warns about convert_dates / keep_default_dates
     # whenever they are given, and the caller did not give them
     defaults = {"convert_dates": True, "keep_default_dates": True, "lines": False, "typ": "frame"}
-    kwargs = {k: v for k, v in options.items() if (v is not None or k == "dtype") and not (
-        k in defaults and v is defaults[k] or (isinstance(v, str) and v == defaults.get(k)))}  # fmt: skip
+    kwargs = {k: v for k, v in options.items()
+              if (v is not None or k == "dtype") and not (k in defaults and _same_option(v, defaults[k]))}
     result = pd.read_json(io.BytesIO(data), **kwargs)
     warn_host_fallback("read_json", reason)
     if not isinstance(result, pd.Series | pd.DataFrame):  # chunksize=: pandas' reader of chunks
@@ -172,6 +174,6 @@ def to_json(obj: Any, path_or_buf: Any = None, *, compression: Any = "infer", **
         return None
     method = _files.infer_compression(path_or_buf if not _files.is_file_like(path_or_buf) else None, compression)
     text = host.to_json(None, **kwargs)
-    with _files.atomic_target(path_or_buf, method, _files.zip_member_name(path_or_buf, compression)) as sink:
+    with _files.atomic_target(path_or_buf, method, compression) as sink:
         sink.write(text.encode("utf-8"))
     return None

@@ -188,12 +188,23 @@ def _join(days: Any, time_of_day: Any, unit: str) -> Any:
 _UNIT_NAMES = {"s": "second", "ms": "millisecond", "us": "microsecond", "ns": "nanosecond"}
 
 
+def wrapped_int64(a: Any, b: Any, result: Any, op: str = "add") -> Any:
+    """Where ``result`` = ``a + b`` (``a - b`` for ``op="sub"``) wrapped around in int64.
+
+    Two's complement: a sum wrapped where the result's sign differs from both operands'; a difference where the
+    operands' signs differ and the result's differs from ``a``'s.
+
+    >>> wrapped_int64(np.array([2**62, 1]), np.array([2**62, 1]), np.array([2**62, 1]) * 2)
+    array([ True, False])
+    """
+    return (((a ^ result) & (b ^ result)) < 0) if op == "add" else (((a ^ b) & (a ^ result)) < 0)
+
+
 def _checked_add(ticks: Any, delta: Any, nat: Any, xp: Any) -> Any:
     """``ticks + delta`` (delta a Python int or an int64 array); OverflowError where a non-NaT row wraps or lands
     on NaT's value."""
     moved = ticks + delta
-    # two's complement: the sum wrapped where the result's sign differs from both operands'
-    wrapped = (((ticks ^ moved) & (delta ^ moved)) < 0) | (moved == NAT)
+    wrapped = wrapped_int64(ticks, delta, moved) | (moved == NAT)
     if bool((wrapped & ~nat).any()):  # one scalar read: pandas refuses it
         raise OverflowError("Overflow in int64 addition")
     return moved
@@ -231,6 +242,11 @@ def _raise_out_of_bounds(day: int, ticks_of_day: int, unit: str, singular: bool,
 
 def _relative(ticks: Any, unit: str, n: int, kwds: dict, nat: Any, xp: Any) -> Any:
     """``DateOffset(**kwds)`` times ``n``: replace the singular fields, add months (day clipped), add the rest."""
+    months = n * (12 * int(kwds.get("years", 0)) + int(kwds.get("months", 0)))
+    fixed = n * _ticks_of_ns(sum(int(kwds.get(k, 0)) * _NS_PER[k] for k in _NS_PER), unit)
+    singular = any(k in kwds for k in _ABSOLUTE)
+    if not months and not singular:  # a length of time only: pandas adds it as a timedelta
+        return _checked_add(ticks, fixed, nat, xp)
     days, time_of_day = split_ticks(ticks, unit, xp)
     year, month, day = civil_from_days(days, xp)
     if "year" in kwds:
@@ -246,11 +262,6 @@ def _relative(ticks: Any, unit: str, n: int, kwds: dict, nat: Any, xp: Any) -> A
         minute = int(kwds["minute"]) if "minute" in kwds else seconds // 60 % 60
         second = int(kwds["second"]) if "second" in kwds else seconds % 60
         time_of_day = (hour * 3600 + minute * 60 + second) * per_second + fraction
-    months = n * (12 * int(kwds.get("years", 0)) + int(kwds.get("months", 0)))
-    fixed = n * _ticks_of_ns(sum(int(kwds.get(k, 0)) * _NS_PER[k] for k in _NS_PER), unit)
-    singular = any(k in kwds for k in _ABSOLUTE)
-    if not months and not singular:  # a length of time only: pandas adds it as a timedelta
-        return _checked_add(ticks, fixed, nat, xp)
     if months:
         year, month = _add_months(year, month, months)
     day = xp.minimum(day, _days_in_month(year, month, xp))  # relativedelta clips the day to the month

@@ -179,8 +179,8 @@ def common_time_dtype(ld: Any, rd: Any) -> Any:
         return np.result_type(ld, rd)
     if str(ld.tz) != str(rd.tz):
         return ld
-    units = ("s", "ms", "us", "ns")
-    return pd.DatetimeTZDtype(max(ld.unit, rd.unit, key=units.index), ld.tz)
+    unit = np.datetime_data(np.result_type(dtypes.to_numpy_dtype(ld), dtypes.to_numpy_dtype(rd)))[0]
+    return pd.DatetimeTZDtype(unit, ld.tz)
 
 
 def _incompatible_message(ld: Any, rd: Any, name: Any) -> str:

@@ -102,7 +102,7 @@ def _isin_numeric(column: NumericColumn, wanted: Column, xp: Any) -> Any:
         if mine != theirs:  # compare in the finer unit (a coarser one would truncate the finer values)
             from riptide.core.ops.cast import astype
 
-            finer = max(mine, theirs, key=lambda dtype: _UNITS.index(np.datetime_data(dtype)[0]))
+            finer = np.result_type(mine, theirs)  # of two datetime64 (timedelta64) dtypes: the finer unit
             data = data if mine == finer else astype(NumericColumn(data, mine), finer).data
             table = table if theirs == finer else astype(NumericColumn(table, theirs), finer).data
     elif column.data.dtype.kind in "iu" and table.dtype.kind == "f":
@@ -113,9 +113,6 @@ def _isin_numeric(column: NumericColumn, wanted: Column, xp: Any) -> Any:
         exact = (table == xp.floor(table)) & (table >= float(info.min)) & (table < float(info.max) + 1.0)
         table = table[exact].astype(column.data.dtype)
     return xp.isin(data, table)
-
-
-_UNITS = ("s", "ms", "us", "ns")
 
 
 def _same_time_kind(column_dtype: Any, wanted_dtype: Any) -> bool:

@@ -11,6 +11,9 @@ by rules that depend on the column's kind, so this module does the same in two s
 
 Everything stays on the device; the host learns one count (how many values are missing)
 and, for the scalars, the ``len(qs)`` results.
+
+Quantiles of many segments at once (groupby, rolling windows) follow pandas' per-group rule
+instead, in float64: :func:`interpolate_sorted` is that rule, shared by both callers.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import pandas as pd
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
 
-__all__ = ["INTERPOLATIONS", "quantile", "quantile_column"]
+__all__ = ["INTERPOLATIONS", "interpolate_sorted", "quantile", "quantile_column"]
 
 INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 _DISCRETE = {"lower": "floor", "higher": "ceil", "nearest": "around"}  # NumPy's index rule of each method
@@ -56,6 +59,34 @@ def quantile_column(column: Column, qs: list[float], interpolation: str = "linea
     if values.shape[0]:
         raw = _interpolate(xp.sort(values), xp.asarray(qs, dtype=np.float64), interpolation, column.dtype, xp)
     return _finish(column, raw, has_missing, len(qs), xp)
+
+
+def interpolate_sorted(at: Any, counts: Any, q: float, interpolation: str, xp: Any) -> Any:
+    """The ``q`` quantile of each segment of sorted float values; ``at(offsets)`` gathers each segment's value at
+    an offset into it (one offset per segment). pandas' per-group rule: the position is ``q * (count - 1)``;
+    ``nearest`` rounds it half to even. A segment with no values gives whatever ``at`` gives: mask it after.
+
+    >>> ordered = np.array([1.0, 2.0, 4.0, 10.0, 20.0])  # segments [1, 2, 4] and [10, 20]
+    >>> starts, counts = np.array([0, 3]), np.array([3, 2])
+    >>> interpolate_sorted(lambda offset: ordered[starts + offset], counts, 0.75, "linear", np).tolist()
+    [3.0, 17.5]
+    """
+    top = xp.maximum(counts - 1, 0)
+    position = q * top.astype(np.float64)
+    low = xp.floor(position).astype(np.int64)
+    fraction = position - low
+    high = xp.minimum(low + 1, top)
+    below, above = at(low), at(high)
+    with np.errstate(all="ignore"):  # inf - inf beyond a segment's values: the caller masks those
+        if interpolation == "lower":
+            return below
+        if interpolation == "higher":
+            return xp.where(fraction > 0, above, below)
+        if interpolation == "nearest":
+            return at(xp.around(position).astype(np.int64))  # half to even, as pandas
+        if interpolation == "midpoint":
+            return xp.where(fraction > 0, (below + above) / 2, below)
+        return xp.where(fraction > 0, below + (above - below) * fraction, below)
 
 
 def _interpolate(ordered: Any, q: Any, method: str, dtype: Any, xp: Any) -> Any:

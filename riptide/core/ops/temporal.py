@@ -252,9 +252,7 @@ def _checked(av: Any, bv: Any, op: str, missing: Any, xp: Any) -> Any:
     """``av + bv`` or ``av - bv`` in int64 ticks; pandas raises OverflowError where a (non-missing) row wraps."""
     a, b = xp.asarray(av), xp.asarray(bv)
     result = a + b if op == "add" else a - b
-    # two's complement: the sum overflows when both operands' signs differ from the result's (for a - b: a's sign
-    # differs from b's and from the result's)
-    wrapped = ((a ^ result) & (b ^ result)) < 0 if op == "add" else ((a ^ b) & (a ^ result)) < 0
+    wrapped = date_offsets.wrapped_int64(a, b, result, op)
     if missing is not None and missing is not False:
         wrapped = wrapped & ~xp.asarray(missing)
     if missing is not True and bool(xp.any(wrapped)):  # one scalar read: pandas refuses results out of range
@@ -300,7 +298,7 @@ def _check_product(t: Any, n: Any, product: Any, missing: Any, xp: Any) -> None:
     if missing is not None and missing is not False:
         overflow = overflow & ~xp.asarray(missing)
     if bool(xp.any(overflow)):  # one scalar read: pandas refuses a product out of range
-        scalar = xp.ndim(factor) == 0 if hasattr(xp, "ndim") else np.ndim(n) == 0
+        scalar = factor.ndim == 0
         if integer or (scalar and float(n).is_integer()):  # pandas multiplies by a whole float as by an int
             raise pd.errors.OutOfBoundsTimedelta("Overflow in int64 multiplication")
         raise pd.errors.OutOfBoundsTimedelta("Overflow in timedelta multiplication")

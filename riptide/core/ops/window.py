@@ -63,6 +63,8 @@ import numpy as np
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn
 from riptide.core.ops.cast import astype
+from riptide.core.ops.quantile import INTERPOLATIONS as QUANTILE_INTERPOLATIONS
+from riptide.core.ops.quantile import interpolate_sorted
 
 __all__ = [
     "WINDOW_OPS",
@@ -498,10 +500,6 @@ def median_windows(column: Column, start: Any, end: Any, min_periods: int) -> Nu
     return _sorted_windows(column, start, end, min_periods, pick, "median")
 
 
-#: pandas' ``interpolation`` choices for quantiles.
-QUANTILE_INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
-
-
 def quantile_windows(column: Column, start: Any, end: Any, min_periods: int, q: float,
                      interpolation: str = "linear") -> NumericColumn:  # fmt: skip
     """The ``q`` quantile of the non-missing values of each window (NaN with fewer than ``max(min_periods, 1)``).
@@ -521,24 +519,10 @@ def quantile_windows(column: Column, start: Any, end: Any, min_periods: int, q: 
         raise ValueError(f"Interpolation '{interpolation}' is not supported")
 
     def pick(matrix: Any, count: Any, xp: types.ModuleType) -> Any:
-        position = q * (count - 1).astype(np.float64)
-        low = xp.maximum(xp.floor(position).astype(np.int64), 0)
-        fraction = position - low
-        high = xp.minimum(low + 1, xp.maximum(count - 1, 0))
-        value_low = xp.take_along_axis(matrix, low[:, None], axis=1)[:, 0]
-        value_high = xp.take_along_axis(matrix, high[:, None], axis=1)[:, 0]
-        if interpolation == "linear":
-            between = value_low + (value_high - value_low) * fraction
-        elif interpolation == "lower":
-            between = value_low
-        elif interpolation == "higher":
-            between = value_high
-        elif interpolation == "midpoint":
-            between = (value_low + value_high) / 2
-        else:  # nearest; a tie goes to the even position
-            tie_high = (fraction == 0.5) & (low % 2 == 1)
-            between = xp.where((fraction > 0.5) | tie_high, value_high, value_low)
-        return xp.where(fraction == 0, value_low, between)
+        def at(offset: Any) -> Any:  # each window's sorted value at an offset (one per window)
+            return xp.take_along_axis(matrix, offset[:, None], axis=1)[:, 0]
+
+        return interpolate_sorted(at, count, q, interpolation, xp)
 
     return _sorted_windows(column, start, end, min_periods, pick, "quantile")
 
