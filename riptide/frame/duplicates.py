@@ -28,6 +28,7 @@ from riptide.core.column import CategoricalColumn, Column, NumericColumn
 from riptide.core.kernels.scatter import scatter_add, scatter_max
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops.grouping import Groups, group_rows
+from riptide.frame.window import _is_numeric_dtype  # pandas' numeric_only: numbers and bools, not datetimes
 
 __all__ = ["SeriesDuplicatesMethods", "FrameDuplicatesMethods"]
 
@@ -169,7 +170,7 @@ class FrameDuplicatesMethods:
                 raise NotImplementedError("DataFrame.mode(axis=1) is not supported yet; transpose the frame first")
             raise ValueError(f"No axis named {axis} for object type DataFrame")
         labels = [label for label, column in self._data.items()
-                  if not numeric_only or _is_numeric_column(column)]  # fmt: skip
+                  if not numeric_only or _is_numeric_dtype(column)]  # fmt: skip
         modes = {label: _mode_column(self._data[label], dropna) for label in labels}
         n = max((column.size for column in modes.values()), default=0)
         xp = self._xp()
@@ -273,11 +274,6 @@ def _mode_column(column: Column, dropna: bool) -> Column:
         # pandas sorts these by their codes / ticks, where the missing marker (-1, NaT) is the smallest: first
         modes = modes.take(stable_argsort(modes.notna().astype(np.int8), xp))
     return modes
-
-
-def _is_numeric_column(column: Column) -> bool:
-    """pandas' numeric_only: numbers and booleans, not datetimes, strings or categoricals."""
-    return isinstance(column, NumericColumn) and not dtypes.is_datetimelike(column.dtype)
 
 
 def _take_rows(frame: Any, positions: Any) -> Any:

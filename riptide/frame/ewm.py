@@ -73,8 +73,11 @@ import pandas as pd
 
 from riptide.core import dtypes
 from riptide.core.column import Column, NumericColumn
-from riptide.core.kernels.scan import State, associative_scan, running
+from riptide.core.kernels.scan import State, associative_scan, exclusive_cumsum, running
+from riptide.core.ops import window as core_window
 from riptide.core.ops.window import window_values
+from riptide.frame.window import (_GroupedWindow, _Window, _grouping_parts, _is_frame, _is_numeric_dtype,
+                                  _selects_as_number)  # fmt: skip
 
 __all__ = ["ExponentialMovingWindow", "ExponentialMovingWindowGroupby", "get_center_of_mass", "ewm_scan",
            "grouped_ewm"]
@@ -151,11 +154,13 @@ def _mean_combine(xp: Any) -> Callable[[State, State], State]:
     return combine
 
 
-def _cov_combine(xp: Any) -> Callable[[State, State], State]:
-    """State ``(D, W, has an observation, mean_x, mean_y, co-moment / W, 1 - sum(w**2) / W**2)``.
+def _cov_combine(xp: Any, moments: tuple[tuple[int, int], ...] = ((3, 4),)) -> Callable[[State, State], State]:
+    """State ``(D, W, has an observation, mean_x, mean_y, 1 - sum(w**2) / W**2, *co-moments / W)``;
+    ``moments``: the indices of the two means that each co-moment (index 6, 7, ...) pairs, so that ``corr``
+    carries cov(x, y), var(x) and var(y) through one scan (their weights and means are the same).
 
-    The last one is kept as ``1 - s`` rather than ``s``: it is the unbiased correction's denominator, and after
-    a long gap (one observation holding almost all the weight) ``1 - s`` would cancel catastrophically; with
+    ``1 - s`` is kept rather than ``s``: it is the unbiased correction's denominator, and after a long gap (one
+    observation holding almost all the weight) ``1 - s`` would cancel catastrophically; with
     ``keep + share = 1`` it is ``keep**2 (1 - s_A) + share**2 (1 - s_B) + 2 keep share``, all non-negative terms.
     """
 
@@ -163,10 +168,10 @@ def _cov_combine(xp: Any) -> Callable[[State, State], State]:
         total, keep, share = _shares(a, b, xp)
         mean_x = _merge_means(a, b, a[3], b[3], keep, share, xp)
         mean_y = _merge_means(a, b, a[4], b[4], keep, share, xp)
-        cross = keep * share * (b[3] - a[3]) * (b[4] - a[4])
-        comoment = keep * a[5] + share * b[5] + cross
-        spread = keep * keep * a[6] + share * share * b[6] + 2.0 * keep * share
-        return a[0] * b[0], total, a[2] | b[2], mean_x, mean_y, comoment, spread
+        spread = keep * keep * a[5] + share * share * b[5] + 2.0 * keep * share
+        comoments = tuple(keep * a[k] + share * b[k] + keep * share * (b[i] - a[i]) * (b[j] - a[j])
+                          for k, (i, j) in enumerate(moments, start=6))  # fmt: skip
+        return (a[0] * b[0], total, a[2] | b[2], mean_x, mean_y, spread, *comoments)
 
     return combine
 
@@ -176,7 +181,7 @@ def _sum_combine(a: State, b: State) -> State:
 
 
 def _elements(observed: Any, com: float, adjust: bool, ignore_na: bool, steps: Any, elapsed: Any, xp: Any,
-              irregular: bool = False, first_row: Any = None) -> tuple[Any, Any, Any]:  # fmt: skip
+              irregular: bool, first_row: Any) -> tuple[Any, Any, Any]:  # fmt: skip
     """Per row: ``(D, W, gap factor)`` of the one-row stretch (see the module docstring).
 
     ``steps[i]``: the decay exponent between rows i-1 and i (1, or the elapsed half-lives with ``times``);
@@ -184,7 +189,7 @@ def _elements(observed: Any, com: float, adjust: bool, ignore_na: bool, steps: A
     The gap factor is what pandas' running weight has decayed by since the last observation (adjust=False).
     ``irregular``: pandas' EW mean with ``adjust=False`` and ``com == 1`` gives a new observation the weight
     ``1 - q`` instead of ``alpha`` (its rule for irregularly spaced times), which we follow. ``first_row``: the
-    first row of each row's segment (observations before it belong to another segment).
+    first row of each row's segment (observations before it belong to another segment); None: one segment.
     """
     n = observed.shape[0]
     alpha = 1.0 / (1.0 + com)
@@ -216,12 +221,13 @@ def _elements(observed: Any, com: float, adjust: bool, ignore_na: bool, steps: A
 
 def ewm_scan(x: Any, op: str, *, com: float, adjust: bool = True, ignore_na: bool = False, min_periods: int = 1,
              bias: bool = False, y: Any = None, times: Any = None, segment_starts: Any = None) -> Any:  # fmt: skip
-    """EW ``op`` ("mean", "sum", "var", "cov") of float64 array ``x`` (NaN = missing) for every row.
+    """EW ``op`` ("mean", "sum", "var", "cov", "corr") of float64 array ``x`` (NaN = missing) for every row.
 
-    ``y``: the second array for "cov" (rows where either is missing do not count); ``times``: float64 times in
-    half-lives (the decay between rows is ``f ** diff(times)``); ``min_periods`` >= 1; ``segment_starts``: the
-    first row of each segment (sorted int64, as in :mod:`riptide.core.ops.window`): each segment is its own
-    series (``groupby().ewm()`` with rows made contiguous per group).
+    ``y``: the second array for "cov" and "corr" (rows where either is missing do not count; "corr" is
+    cov / sqrt(var_x var_y), all three biased); ``times``: float64 times in half-lives (the decay between rows
+    is ``f ** diff(times)``); ``min_periods`` >= 1; ``segment_starts``: the first row of each segment (sorted
+    int64, as in :mod:`riptide.core.ops.window`): each segment is its own series (``groupby().ewm()`` with rows
+    made contiguous per group).
 
     >>> ewm_scan(np.array([1.0, np.nan, 3.0]), "mean", com=1.0).tolist()
     [1.0, 1.0, 2.6]
@@ -235,7 +241,7 @@ def ewm_scan(x: Any, op: str, *, com: float, adjust: bool = True, ignore_na: boo
     if n == 0:
         return xp.zeros(0)
     observed = ~xp.isnan(x)
-    if op == "cov":
+    if op in ("cov", "corr"):
         observed = observed & ~xp.isnan(y)
     if times is None:
         steps = xp.ones(n)
@@ -248,17 +254,14 @@ def ewm_scan(x: Any, op: str, *, com: float, adjust: bool = True, ignore_na: boo
         def elapsed(first: Any, last: Any) -> Any:
             return times[last] - times[first]
     rows = xp.arange(n, dtype=np.int64)
-    prefix = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(observed.astype(np.int64))])
-    if segment_starts is None:
-        first_row, restart = xp.zeros(n, dtype=np.int64), None
-    else:
-        starts = xp.asarray(segment_starts, dtype=np.int64)
-        first_row = starts[xp.searchsorted(starts, rows, side="right") - 1]
-        restart = rows == first_row
+    prefix = exclusive_cumsum(observed, xp)
+    first_row, _ = core_window._segment_of_each_row(n, segment_starts, xp)
+    restart = None if segment_starts is None else rows == first_row
     nobs = prefix[rows + 1] - prefix[first_row]
     enough = nobs >= max(min_periods, 1)
     irregular = op == "mean" and not adjust and com == 1
-    decay, weight, gap = _elements(observed, com, adjust, ignore_na, steps, elapsed, xp, irregular, first_row)
+    decay, weight, gap = _elements(observed, com, adjust, ignore_na, steps, elapsed, xp, irregular,
+                                   None if restart is None else first_row)  # fmt: skip
     xs = xp.where(observed, x, 0.0)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
         if op == "sum":
@@ -270,8 +273,13 @@ def ewm_scan(x: Any, op: str, *, com: float, adjust: bool = True, ignore_na: boo
         ys = xs if y is None else xp.where(observed, y, 0.0)
         zeros = xp.zeros(n)
         # a single observation's sum(w**2) / W**2 is 1 whatever its weight (its 1 - s is 0)
-        state = (decay, weight, observed, xs, ys, zeros, (~observed).astype(np.float64))
-        _, total, _, _, _, comoment, spread = associative_scan(state, _cov_combine(xp), xp, restart)
+        spread0 = (~observed).astype(np.float64)
+        if op == "corr":  # the three biased co-moments in one scan: pandas' cov / sqrt(var_x var_y)
+            *_, cxy, cxx, cyy = associative_scan((decay, weight, observed, xs, ys, spread0, zeros, zeros, zeros),
+                                                 _cov_combine(xp, ((3, 4), (3, 3), (4, 4))), xp, restart)  # fmt: skip
+            return xp.where(enough, cxy / xp.sqrt(xp.maximum(cxx * cyy, 0.0)), np.nan)
+        state = (decay, weight, observed, xs, ys, spread0, zeros)
+        _, total, _, _, _, spread, comoment = associative_scan(state, _cov_combine(xp), xp, restart)
         if bias:
             return xp.where(enough, comoment, np.nan)
         # pandas: cov * sum_wt**2 / (sum_wt**2 - sum_wt2) = cov / (1 - s), NaN unless the denominator is
@@ -354,12 +362,9 @@ class ExponentialMovingWindow:
         return 1.0
 
     # --- columns -----------------------------------------------------------------------------------------------
-    def _selected_obj(self) -> Any:
-        return self.obj if self._selection is None else self.obj[self._selection]
+    _selected_obj = _Window._selected_obj
 
     def _items(self, op: str, numeric_only: bool) -> list[tuple[Hashable, Column]]:
-        from riptide.frame.window import _is_frame, _is_numeric_dtype, _selects_as_number
-
         obj = self._selected_obj()
         if not _is_frame(obj):
             if numeric_only and not _is_numeric_dtype(obj._column):
@@ -380,7 +385,6 @@ class ExponentialMovingWindow:
     def _apply(self, op: str, numeric_only: bool = False, bias: bool = False) -> Any:
         from riptide.frame.dataframe import DataFrame
         from riptide.frame.series import Series
-        from riptide.frame.window import _is_frame
 
         obj = self._selected_obj()
         series = not _is_frame(obj)
@@ -466,8 +470,6 @@ class ExponentialMovingWindow:
 
     def std(self, bias: bool = False, numeric_only: bool = False) -> Any:
         """Square root of :meth:`var`."""
-        from riptide.frame.window import _is_frame, _is_numeric_dtype
-
         obj = self._selected_obj()
         if numeric_only and not _is_frame(obj) and not _is_numeric_dtype(obj._column):
             raise NotImplementedError(f"{type(self).__name__}.std does not implement numeric_only")
@@ -501,7 +503,6 @@ class ExponentialMovingWindow:
     def _pairwise(self, op: str, other: Any, pairwise: bool | None, bias: bool, numeric_only: bool) -> Any:
         from riptide.frame.dataframe import DataFrame
         from riptide.frame.series import Series
-        from riptide.frame.window import _is_frame
 
         if self.method == "table":
             raise NotImplementedError("method='table' is not supported; use method='single'")
@@ -549,13 +550,7 @@ class ExponentialMovingWindow:
         # present count, for the covariance and for both variances
         missing = xp.isnan(x) | xp.isnan(y)
         x, y = xp.where(missing, np.nan, x), xp.where(missing, np.nan, y)
-        if op == "cov":
-            return self._scan(x, "cov", bias, y)
-        cov = self._scan(x, "cov", True, y)
-        var_x = self._scan(x, "var", True)
-        var_y = self._scan(y, "var", True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return cov / xp.sqrt(xp.maximum(var_x * var_y, 0.0))
+        return self._scan(x, op, bias, y)
 
     # --- agg, selection, repr -------------------------------------------------------------------------------------
     def aggregate(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -565,8 +560,6 @@ class ExponentialMovingWindow:
         >>> rt.Series([1.0, 2.0]).ewm(com=1).agg(["mean", "sum"]).to_pandas().values.tolist()
         [[1.0, 1.0], [1.6666666666666667, 2.5]]
         """
-        from riptide.frame.window import _Window
-
         if callable(func) and not isinstance(func, str):
             raise NotImplementedError(f"{type(self).__name__}.aggregate does not support arbitrary callables; "
                                       "supported aggregations are mean, sum, std, var, cov, corr.")  # fmt: skip
@@ -582,39 +575,14 @@ class ExponentialMovingWindow:
             raise AttributeError(f"'{func}' is not a valid function for '{type(self).__name__}' object")
         return getattr(self, func)(*args, **kwargs)
 
-    def _subset(self, label: Hashable) -> ExponentialMovingWindow:
-        return self._copy(label)
-
-    def _copy(self, selection: Any) -> ExponentialMovingWindow:
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        clone._selection = selection
-        return clone
-
-    def __getitem__(self, key: Any) -> ExponentialMovingWindow:
-        from riptide.frame.window import _is_frame
-
-        obj = self._selected_obj()
-        if not _is_frame(obj):
-            raise KeyError(f"Column not found: {key}")
-        if isinstance(key, list | tuple) and not (isinstance(key, tuple) and key in obj._data):
-            missing = [k for k in key if k not in obj._data]
-            if missing:
-                raise KeyError(f"Columns not found: {', '.join(map(str, missing))}")
-            return self._copy(list(key))
-        if key not in obj._data:
-            raise KeyError(f"Column not found: {key}")
-        return self._copy(key)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        obj = self.__dict__.get("obj")
-        if obj is not None and hasattr(obj, "_data") and name in obj._data:
-            return self[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    # column selection as the rolling windows' (its _copy's drop of a bounds cache does nothing here)
+    _copy = _Window._copy
+    _subset = _Window._subset
+    __getitem__ = _Window.__getitem__
+    __getattr__ = _Window.__getattr__
 
     def __repr__(self) -> str:
+        # not _Window's: the grouped form prints "ExponentialMovingWindow" too, and that repr is kept as it is
         shown = ",".join(f"{name}={getattr(self, name)}" for name in self._attributes
                          if getattr(self, name, None) is not None)  # fmt: skip
         return f"ExponentialMovingWindow [{shown}]"
@@ -632,13 +600,7 @@ def _check_engine(engine: Any, engine_kwargs: Any) -> None:
 # --------------------------------------------------------------------------- grouped
 
 
-def _grouped_base() -> type:
-    from riptide.frame.window import _GroupedWindow
-
-    return _GroupedWindow
-
-
-class ExponentialMovingWindowGroupby(_grouped_base(), ExponentialMovingWindow):  # type: ignore[misc]
+class ExponentialMovingWindowGroupby(_GroupedWindow, ExponentialMovingWindow):
     """``groupby(...).ewm(...)``: each group its own exponentially weighted series.
 
     Rows are made contiguous per group (group order, row order kept; rows of a dropped key left out) and scanned
@@ -669,8 +631,6 @@ def grouped_ewm(groupby: Any, com: float | None = None, span: float | None = Non
                 alpha: float | None = None, min_periods: int | None = 0, adjust: bool = True,
                 ignore_na: bool = False, times: Any = None, method: str = "single") -> ExponentialMovingWindowGroupby:
     """``groupby.ewm(...)`` for a riptide GroupBy object (what ``GroupBy.ewm`` should return)."""
-    from riptide.frame.window import _grouping_parts
-
     obj, groups, keys, names, _ = _grouping_parts(groupby)
     return ExponentialMovingWindowGroupby(obj, groups, keys, names, com=com, span=span, halflife=halflife,
                                           alpha=alpha, min_periods=min_periods, adjust=adjust, ignore_na=ignore_na,

@@ -42,6 +42,7 @@ from riptide import _device
 from riptide.core import dtypes
 from riptide.core.column import CategoricalColumn, Column, NumericColumn, StringColumn, as_column, full, is_scalar
 from riptide.core.column.build import concat_columns
+from riptide.core.kernels.scan import exclusive_cumsum
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops import group_scan
@@ -1208,15 +1209,14 @@ def _sample_without_replacement(seg: Segments, take: Any, weighted: Any, rs: Any
     # sorted rows are already grouped: order each group's rows by descending key, keeping the groups together
     order = lexsort([seg.ids, -keys], xp)
     position = seg.position  # the groups' starts do not move: position within the group after the sort
-    kept = seg.ids < seg.n_groups
-    chosen = kept & (position < xp.concatenate([take, xp.zeros(1, dtype=np.int64)])[seg.ids])
+    chosen = seg.kept & (position < xp.concatenate([take, xp.zeros(1, dtype=np.int64)])[seg.ids])
     return seg.order[order[chosen]]
 
 
 def _sample_with_replacement(seg: Segments, take: Any, weighted: Any, rs: Any) -> Any:
     """Row positions: ``take`` independent draws per group, group by group."""
     xp = seg.xp
-    offsets = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(take)])
+    offsets = exclusive_cumsum(take, xp)
     group = row_of_each_element(offsets, xp)  # the group of each drawn row
     u = _uniform(rs, int(group.shape[0]), xp)
     starts, sizes = seg.starts[group], seg.sizes[group]

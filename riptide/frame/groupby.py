@@ -625,53 +625,34 @@ class GroupBy(GroupTransformMethods):
             for _, column in items:  # pandas refuses every unsupported column before any all-missing group
                 gr.check_supported(column, op)
         self._aggregate_while_grouping([(column, op, kwargs) for _, column in items])
-        if op in ("sum", "prod") and isinstance(self, DataFrameGroupBy):
+        if op in ("sum", "prod", "skew") and isinstance(self, DataFrameGroupBy):
             return self._wrap(self._sum_blocks(op, items, kwargs), op)
-        if op == "skew" and isinstance(self, DataFrameGroupBy):
-            return self._wrap(self._skew_blocks(items, kwargs), op)
         results = {label: self._reduce_column(column, op, label, **kwargs) for label, column in items}
         return self._wrap(results, op)
 
     def _sum_blocks(self, op: str, items: list[tuple[Hashable, Column]], kwargs: dict) -> dict[Hashable, Column]:
-        """A DataFrame's int sums/products, narrowed back block by block as pandas narrows them.
+        """A DataFrame's int sums/products/skews, settled block by block as pandas settles them.
 
-        pandas computes them in 64 bits per 2-D block of same-dtype columns and narrows a block back to
-        its dtype only when every result of every column fits (which columns share a block:
-        ``_narrow_int_blocks``).
+        pandas computes sums and products in 64 bits per 2-D block of same-dtype columns and narrows a block
+        back to its dtype only when every result of every column fits (``gr.narrow_together``); it casts a
+        block's float skews back to the int dtype only when every skew of every column is a whole number
+        (``gr.cast_back_together``; blocks of any int width, a masked column decides alone). Which columns
+        share a block: ``_narrow_int_blocks``.
         """
         # The blocks of the frame's value columns (group_transform's rule, shared with cumsum/cumprod); numeric_only
         # drops columns after pandas made the blocks, so a block keeps only the items still reduced.
         place = {label: i for i, (label, _) in enumerate(items)}
-        blocks = [[place[label] for label in block if label in place] for block in self._narrow_int_blocks()]
+        blocks = [[place[label] for label in block if label in place]
+                  for block in self._narrow_int_blocks(wide=op == "skew")]  # fmt: skip
         blocks = [block for block in blocks if block]
         in_block = {i for block in blocks for i in block}
         results = [self._reduce_column(column, op, label, narrow=i not in in_block, **kwargs)
                    for i, (label, column) in enumerate(items)]  # fmt: skip
+        settle = gr.cast_back_together if op == "skew" else gr.narrow_together
         for block in blocks:
-            narrowed = gr.narrow_together([results[i] for i in block], items[block[0]][1].dtype)
+            narrowed = settle([results[i] for i in block], items[block[0]][1].dtype)
             for i, column in zip(block, narrowed, strict=True):
                 results[i] = column
-        return {label: results[i] for i, (label, _) in enumerate(items)}
-
-    def _skew_blocks(self, items: list[tuple[Hashable, Column]], kwargs: dict) -> dict[Hashable, Column]:
-        """A DataFrame's skews, the int columns' cast back to their dtype block by block as pandas casts them:
-        a block of same-dtype int columns keeps its dtype only when every skew of every column is a whole number
-        (:func:`~riptide.core.ops.group_reduce.whole_numbers`); a masked column decides alone."""
-        place = {label: i for i, (label, _) in enumerate(items)}
-        blocks = [[place[label] for label in block if label in place] for block in self._narrow_int_blocks(wide=True)]
-        blocks = [block for block in blocks if block]
-        in_block = {i for block in blocks for i in block}
-        results = [self._reduce_column(column, "skew", label, narrow=i not in in_block, **kwargs)
-                   for i, (label, column) in enumerate(items)]  # fmt: skip
-        xp = self._groups.xp
-        for block in blocks:
-            dtype = items[block[0]][1].dtype
-            whole = xp.ones(1, dtype=bool)
-            for i in block:
-                whole = whole & gr.whole_numbers(results[i].data, None, dtype).all()
-            if bool(whole[0]):  # one scalar read: the block's dtype depends on its values, as in pandas
-                for i in block:
-                    results[i] = NumericColumn(results[i].data.astype(dtype))
         return {label: results[i] for i, (label, _) in enumerate(items)}
 
     def _reduce_column(self, column: Column, op: str, label: Any = None, **kwargs: Any) -> Column:
@@ -923,8 +904,9 @@ class GroupBy(GroupTransformMethods):
         frame = DataFrame._from_columns(columns, default_index(ids.shape[0], xp))
         kept = ids >= 0  # rows of a dropped (missing) key belong to no group
         if not bool(kept.all()):  # one scalar read: whether any row is dropped
-            frame = frame._with_columns({label: column.filter(kept) for label, column in columns.items()},
-                                        default_index(int(kept.sum()), xp))  # fmt: skip
+            kept_columns = {label: column.filter(kept) for label, column in columns.items()}
+            # the kept row count is the filtered columns' size: no second read of kept.sum()
+            frame = frame._with_columns(kept_columns, default_index(kept_columns[0].size, xp))
         counted = frame.groupby(list(columns), sort=False, dropna=dropna).size()
         levels = counted.index._key_columns()
         group = levels[0].data

@@ -270,10 +270,11 @@ def _replace_bulk(column: Column, pairs: list[tuple[Any, Any]]) -> Column:
     """Many pairs at once: each row finds the last pair whose ``old`` equals it in one lookup (a sorted search
     of the numeric keys, or the join's key matcher for strings) instead of one pass per pair; the dtype grows
     with the ``new`` values of the pairs that matched, as the pair-by-pair path lets it."""
-    from riptide import _device
     from riptide.core.column import as_column
     from riptide.core.ops.join import comparable_keys, match_keys
 
+    if column.size == 0:
+        return column
     xp = column.xp
     last = {}  # old key -> the index of the last pair with it (the later pair wins)
     if isinstance(column, StringColumn):
@@ -281,20 +282,17 @@ def _replace_bulk(column: Column, pairs: list[tuple[Any, Any]]) -> Column:
             last[old] = i
         keys = as_column(list(last), dtype=column.dtype, xp=xp)
         (probe,), (build,) = comparable_keys([column], [keys], strict=False)
-        match = match_keys([probe], [build])
-        owner = match.owner
-        if owner is None:  # the grouped form of a match: the keys are unique, so counts are 0 or 1
-            owner = xp.where(match.counts > 0, match.build_order[xp.minimum(match.starts, keys.size - 1)], -1)
+        # the keys are distinct (dict keys) and both sides have rows, so either path of match_keys gives each
+        # row its one build row (-1: none)
+        owner = match_keys([probe], [build]).owner
         owner = xp.where(column.notna(), owner, -1)
     else:
         storage = column.data.dtype
         for i, (old, _) in enumerate(pairs):
             if storage.kind in "iu":
-                if isinstance(old, float | np.floating) and not (np.isfinite(old) and float(old).is_integer()):
-                    continue  # a fraction finds no integer
-                if not _fits(storage, old):
-                    continue  # nor does a number out of the dtype's range
-                old = int(old)
+                old = _integer_key(old, storage)
+                if old is None:
+                    continue  # a fraction, or a number out of the dtype's range, finds no integer
             last[storage.type(old).item()] = i
         if not last:
             return column
@@ -305,9 +303,10 @@ def _replace_bulk(column: Column, pairs: list[tuple[Any, Any]]) -> Column:
         owner = xp.where(keys[position] == column.data, xp.asarray(order)[position], -1)
     pair_of_key = xp.asarray(np.fromiter(last.values(), dtype=np.int64, count=len(last)))
     pair = xp.where(owner >= 0, pair_of_key[xp.maximum(owner, 0)], -1)
-    found = pair[pair >= 0]
+    hit = xp.zeros(len(pairs) + 1, dtype=bool)  # which pairs some row found, without sorting the rows
+    hit[xp.where(pair >= 0, pair, len(pairs))] = True
     # one read of at most len(pairs) numbers: which pairs matched decides the result dtype, as pandas does
-    matched = sorted(set(_device.to_host(xp.unique(found)).tolist())) if found.shape[0] else []
+    matched = _device.to_host(xp.flatnonzero(hit[:-1])).tolist()
     if not matched:
         return column
     result = column
@@ -349,14 +348,9 @@ def _matches(column: Column, old: Any) -> Any:
     if is_bool or not isinstance(old, _NUMBER):
         return None
     if column.kind in "iu":
-        if isinstance(old, float | np.floating):
-            if not np.isfinite(old) or not float(old).is_integer():
-                return None
-            old = int(old)
-        info = np.iinfo(dtypes.storage_dtype(column.dtype))
-        if not info.min <= int(old) <= info.max:
+        old = _integer_key(old, dtypes.storage_dtype(column.dtype))
+        if old is None:
             return None
-        old = int(old)
     return (column.data == old) & column.notna()
 
 
@@ -443,6 +437,13 @@ def _temporal_room(column: NumericColumn, new: Any) -> Column:
 def _fits(dtype: np.dtype, value: Any) -> bool:
     info = np.iinfo(dtype)
     return bool(info.min <= int(value) <= info.max)
+
+
+def _integer_key(old: Any, dtype: np.dtype) -> int | None:
+    """``old`` as an int that an integer ``dtype`` holds; None for a fraction, inf/NaN or a value out of range."""
+    if isinstance(old, float | np.floating) and not (np.isfinite(old) and float(old).is_integer()):
+        return None
+    return int(old) if _fits(dtype, old) else None
 
 
 def _stored_value(column: Column, new: Any) -> Any:

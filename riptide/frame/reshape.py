@@ -355,9 +355,9 @@ def _sampling_weights(obj: Any, weights: Any, axis: int, length: int, xp: Any = 
         values = _device.to_device(values, xp)
     if values.ndim != 1 or values.shape[0] != length:
         raise ValueError("Weights and axis to be sampled must be of same length")
-    if bool(xp.isinf(values).any()):  # one scalar read: pandas refuses the weights
-        raise ValueError("weights vector may not include `inf` values")
-    if bool((values < 0).any()):  # one scalar read: pandas refuses the weights
+    if bool((xp.isinf(values) | (values < 0)).any()):  # one scalar read: pandas refuses the weights
+        if bool(xp.isinf(values).any()):  # error path only: inf first (so -inf too), as pandas checks
+            raise ValueError("weights vector may not include `inf` values")
         raise ValueError("weights vector may not include negative values")
     return xp.where(xp.isnan(values), 0.0, values)
 

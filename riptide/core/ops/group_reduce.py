@@ -53,9 +53,10 @@ from riptide.core.kernels.factorize import factorize
 from riptide.core.kernels.scatter import scatter_add, scatter_max, scatter_min
 from riptide.core.kernels.sort import stable_argsort
 from riptide.core.ops.grouping import Groups, first_row_of_each, group_rows
+from riptide.core.ops.quantile import interpolate_sorted
 
 __all__ = ["GROUP_REDUCTIONS", "group_reduce", "group_positions", "check_supported", "narrow_together", "partial_kinds",
-           "whole_numbers"]
+           "whole_numbers", "cast_back_together"]
 
 GROUP_REDUCTIONS = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "sem", "skew", "count", "size",
                     "first", "last", "nunique", "any", "all", "quantile", "idxmin", "idxmax")  # fmt: skip
@@ -351,6 +352,19 @@ def narrow_together(results: list[Column], dtype: Any) -> list[Column]:
     return out
 
 
+def cast_back_together(results: list[Column], dtype: Any) -> list[Column]:
+    """Float skews of one block of same-dtype int columns, cast back to ``dtype`` together when every value of
+    every column is a whole number (:func:`whole_numbers`; pandas decides per block, as :func:`narrow_together`).
+    """
+    xp = results[0].xp
+    whole = xp.ones(1, dtype=bool)
+    for r in results:
+        whole = whole & whole_numbers(r.data, None, dtype).all()
+    if not bool(whole[0]):  # one scalar read: the block's dtype depends on its values, as in pandas
+        return results
+    return [NumericColumn(r.data.astype(dtype)) for r in results]
+
+
 def _finish(result: Any, dtype: Any, missing: Any, xp: types.ModuleType) -> Column:
     """``result`` (one value per group) as a column of ``dtype``, with ``missing`` groups made missing.
 
@@ -507,23 +521,7 @@ def _quantile(values: Any, rows: _Rows, q: float, interpolation: str) -> Any:
         with np.errstate(all="ignore"):
             result = xp.where(low == high, at(low), (at(low) + at(high)) / 2)
         return xp.where(counts > 0, result, np.nan)
-    position = q * top.astype(np.float64)
-    low = xp.floor(position).astype(np.int64)
-    fraction = position - low
-    high = xp.minimum(low + 1, top)
-    below, above = at(low), at(high)
-    with np.errstate(all="ignore"):
-        if interpolation == "lower":
-            result = below
-        elif interpolation == "higher":
-            result = xp.where(fraction > 0, above, below)
-        elif interpolation == "nearest":
-            result = at(xp.around(position).astype(np.int64))  # half to even, as pandas
-        elif interpolation == "midpoint":
-            result = xp.where(fraction > 0, (below + above) / 2, below)
-        else:
-            result = xp.where(fraction > 0, below + (above - below) * fraction, below)
-    return xp.where(counts > 0, result, np.nan)
+    return xp.where(counts > 0, interpolate_sorted(at, counts, q, interpolation, xp), np.nan)
 
 
 # --- first / last / any / all (every layout) -----------------------------------------------------------------
