@@ -277,9 +277,10 @@ def _replace_bulk(column: Column, pairs: list[tuple[Any, Any]]) -> Column:
         return column
     xp = column.xp
     last = {}  # old key -> the index of the last pair with it (the later pair wins)
+    key_of_pair = {}  # pair index -> its old key (an earlier pair with a found key still widens the dtype)
     if isinstance(column, StringColumn):
         for i, (old, _) in enumerate(pairs):
-            last[old] = i
+            last[old], key_of_pair[i] = i, old
         keys = as_column(list(last), dtype=column.dtype, xp=xp)
         (probe,), (build,) = comparable_keys([column], [keys], strict=False)
         # the keys are distinct (dict keys) and both sides have rows, so either path of match_keys gives each
@@ -293,7 +294,8 @@ def _replace_bulk(column: Column, pairs: list[tuple[Any, Any]]) -> Column:
                 old = _integer_key(old, storage)
                 if old is None:
                     continue  # a fraction, or a number out of the dtype's range, finds no integer
-            last[storage.type(old).item()] = i
+            key = storage.type(old).item()
+            last[key], key_of_pair[i] = i, key
         if not last:
             return column
         keys = np.array(list(last), dtype=storage)
@@ -306,9 +308,13 @@ def _replace_bulk(column: Column, pairs: list[tuple[Any, Any]]) -> Column:
     hit = xp.zeros(len(pairs) + 1, dtype=bool)  # which pairs some row found, without sorting the rows
     hit[xp.where(pair >= 0, pair, len(pairs))] = True
     # one read of at most len(pairs) numbers: which pairs matched decides the result dtype, as pandas does
-    matched = _device.to_host(xp.flatnonzero(hit[:-1])).tolist()
-    if not matched:
+    found = _device.to_host(xp.flatnonzero(hit[:-1])).tolist()
+    if not found:
         return column
+    # pandas widens the dtype for every pair whose old value some row holds, in pair order, though only the last
+    # pair with that value gives the rows their new value
+    found_keys = {key_of_pair[i] for i in found}
+    matched = [i for i in sorted(key_of_pair) if key_of_pair[i] in found_keys]
     result = column
     for i in matched:
         result = _room_for(result, pairs[i][1])

@@ -386,3 +386,13 @@ def test_many_pairs_swap_and_chain():
     strings = pd.Series([f"k{i % 9}" for i in range(30)] + [None], name="t")
     check_replace(strings, {f"k{i}": f"v{i}" for i in range(9)} | {"absent": "x"})
     check_replace(strings, {f"k{i}": (None if i == 2 else "中文") for i in range(9)})
+
+
+def test_many_pairs_widen_for_an_overridden_pair():
+    """Eight or more pairs take the bulk path: a pair overridden by a later one with the same old value still widens
+    the dtype, as pandas' replace does (the later pair gives the value)."""
+    s = pd.Series(np.array([13, 50, 1, 13], dtype=np.int8))
+    olds, news = [13, 13, 50, 51, 52, 53, 54, 55, 56], [np.nan, 14, 0, 0, 0, 0, 0, 0, 0]
+    expected = s.replace(olds, news)
+    got = rt.from_pandas(s).replace(olds, news).to_pandas()
+    pd.testing.assert_series_equal(got, expected)
