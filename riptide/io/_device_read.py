@@ -18,13 +18,14 @@ b'a,b\\n1,2\\n'
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import threading
 import types
 from typing import Any
 
 import numpy as np
+
+from riptide import _transfer
 
 __all__ = ["PIECE", "read_file", "read_ranges"]
 
@@ -55,8 +56,6 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
         return host
     import cupy as cp
     import cupyx
-
-    from riptide import _transfer
 
     device = cp.empty(max(total, 1), dtype=np.uint8)[:total]
     # The copies run on other streams: the memory pool may have handed out a block that kernels still queued on
@@ -100,7 +99,9 @@ def _pread_all(path: str, pieces: list, host: np.ndarray, then: Any) -> None:
             for piece in pieces:
                 read(piece)
         else:
-            with concurrent.futures.ThreadPoolExecutor(min(16, os.cpu_count() or 1, len(pieces))) as pool:
-                list(pool.map(read, pieces))
+            # the transfer module's long-lived threads: new ones per call cost milliseconds (and, on the GPU, each
+            # new thread makes its own CUDA stream)
+            pool = _transfer._pool(min(16, os.cpu_count() or 1))
+            _transfer._wait_all([pool.submit(read, piece) for piece in pieces])
     finally:
         os.close(fd)

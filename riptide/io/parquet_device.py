@@ -9,8 +9,8 @@ Data flow (``n_pages`` is a few thousand for a file of 1e7 rows: pyarrow writes 
 1. *Host, metadata*: ``pyarrow.parquet.ParquetFile(...).metadata`` (the footer, parsed by pyarrow) gives the row
    groups and every column chunk's byte range, codec and encodings; the Arrow schema (with pandas' metadata) gives
    the types pandas will see. Each selected column is *planned*: decoded here, or left to pyarrow (below).
-2. *One upload*: the byte ranges of the planned chunks are read into one (pinned, on the GPU) host buffer by
-   parallel ``preadv`` calls and copied to the device in one transfer.
+2. *One upload*: the byte ranges of the planned chunks (or the whole span they lie in, when they fill most of it)
+   are read into one pinned host buffer by parallel ``preadv`` calls, each piece copied to the device as it lands.
 3. ``pq_walk``, one thread per column chunk, walks the chunk's page headers (Thrift compact protocol) twice:
    counting the pages (read back: one small array), then writing one row per page of the *page table* (type,
    offsets, sizes, value count, encodings, v2 level lengths), which is read back too (``n_pages`` x 160 bytes).
@@ -65,6 +65,7 @@ __all__ = ["read_parquet_device", "CupyLauncher"]
 _CODECS = {"UNCOMPRESSED": 0, "SNAPPY": 1}
 _ENCODINGS = {"PLAIN", "RLE", "RLE_DICTIONARY", "PLAIN_DICTIONARY"}
 _UNITS = {"milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns"}
+DENSE_SPAN = 0.75  # read the span of the selected chunks whole when they are at least this share of it
 
 
 class CupyLauncher:
@@ -229,9 +230,11 @@ class _Decoder:
         self.n_rows = pf.metadata.num_rows
 
     # ---- launch helpers
-    def _warps(self, name: str, n: int, *args: Any) -> None:
+    def _warps(self, name: str, n: int, *args: Any, alone: bool = False) -> None:
+        """``n`` warps of kernel ``name``; ``alone``: one warp per block, so that each has an SM's shared memory
+        and issue slots to itself (the walks through megabyte pages, whose warps would otherwise share SMs)."""
         if n:
-            wpb = self.launch.warps_per_block
+            wpb = 1 if alone else self.launch.warps_per_block
             self.launch(name, -(-n // wpb), self.launch.warp * wpb, *args)
 
     def _threads(self, name: str, n: int, *args: Any) -> None:
@@ -258,16 +261,13 @@ class _Decoder:
                 chunk_rows.append((start, ch.total_compressed_size, ch.num_values, c, _CODECS[ch.compression]))
         chunk_info = np.array(chunk_rows, dtype=np.int64).reshape(-1, 5)
         n_chunks = chunk_info.shape[0]
-        lengths = chunk_info[:, 1]
-        starts = np.concatenate([[0], np.cumsum(lengths)])
-        total = int(starts[-1])
-        buf = read_ranges(self.path, chunk_info[:, :2], total, xp)
+        buf, at = self._upload(chunk_info[:, 0], chunk_info[:, 1])
         error = xp.zeros(1, dtype=np.int32)
 
         # 3. page headers: count, then fill the page table
         chunks = np.zeros((n_chunks, 4), dtype=np.int64)
-        chunks[:, 0] = starts[:-1]
-        chunks[:, 1] = starts[1:]
+        chunks[:, 0] = at
+        chunks[:, 1] = at + chunk_info[:, 1]
         chunks[:, 2] = chunk_info[:, 2]
         chunks_dev = self._device_i64(chunks)
         counts = xp.zeros(max(n_chunks, 1), dtype=np.int64)
@@ -285,6 +285,17 @@ class _Decoder:
         if table is None:
             return None
         return self._decode(buf, table, error)
+
+    def _upload(self, offsets: np.ndarray, lengths: np.ndarray) -> tuple[Any, np.ndarray]:
+        """The column chunks' bytes on the device, and where each chunk starts there. Chunks that fill most of the
+        file span they lie in (every column selected) are read as that one span: a few large reads beat a hundred
+        small ones (G1 1e7: 6.4 ms for the whole 179 MB file, 14.5 ms for its 90 chunks one by one)."""
+        if len(offsets) and lengths.sum() >= DENSE_SPAN * (int((offsets + lengths).max()) - int(offsets.min())):
+            first = int(offsets.min())
+            span = int((offsets + lengths).max()) - first
+            return read_ranges(self.path, np.array([[first, span]], dtype=np.int64), span, self.xp), offsets - first
+        at = np.cumsum(lengths) - lengths
+        return read_ranges(self.path, np.stack([offsets, lengths], axis=1), int(lengths.sum()), self.xp), at
 
     # ---- host: the page table's remaining fields, and which columns stay on the device
     def _complete_table(self, pt: np.ndarray, chunk_info: np.ndarray) -> dict | None:
@@ -366,7 +377,7 @@ class _Decoder:
         index = self.xp.empty(max(int(indexed.sum()), 1), dtype=np.int64)
         base_dev = self._device_i64(base if base.size else np.zeros(1, dtype=np.int64))
         self._warps("pq_snappy_index", len(split_list), buf, pages, self._device_i64(split_list), len(split_list),
-                    index, base_dev, error)  # fmt: skip
+                    index, base_dev, error, alone=True)  # fmt: skip
         per_page = n_blocks[decode_list]
         items = np.repeat(decode_list, per_page)
         first = np.cumsum(per_page) - per_page
@@ -401,7 +412,7 @@ class _Decoder:
         dpos = xp.zeros(max(n_entries, 1), dtype=np.int64)
         dlen = xp.zeros(max(n_entries, 1), dtype=np.int32)
         self._warps("pq_byte_arrays", len(dict_list), dec, pages, self._device_i64(dict_list), len(dict_list),
-                    dpos, dlen, error)  # fmt: skip
+                    dpos, dlen, error, alone=True)  # fmt: skip
         dmap = xp.zeros(max(n_entries, 1), dtype=np.int32)
         categories = self._categories(dec, pt, t, dpos, dlen, dmap)
         # values

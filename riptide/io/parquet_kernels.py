@@ -21,7 +21,7 @@ The kernels (the module docstring of :mod:`riptide.io.parquet_device` describes 
                        a data page v2's levels are copied as they are (they are never compressed).
 ``pq_levels``          one warp per data page: definition levels (RLE / bit-packed hybrid, bit width 1) to the
                        row validity bytes; counts the page's values; finds where its values start.
-``pq_byte_arrays``     one warp per page (lane 0 walks): PLAIN ``BYTE_ARRAY`` values (dictionary pages of string
+``pq_byte_arrays``     one warp per page: PLAIN ``BYTE_ARRAY`` values (dictionary pages of string
                        columns) to (position, length) pairs.
 ``pq_values``          one warp per data page: PLAIN values (copied), PLAIN / RLE booleans, dictionary indices
                        (hybrid, bit width from the first byte) gathered from the dictionary page, string values as
@@ -276,6 +276,7 @@ DEV void parse_page_header(TR& r, i64* out) {
 }
 
 // chunks: [n][4] = start, end (offsets into buf), num_values, first page row (fill only).
+#define HEAD_BYTES 96  // a page header without statistics is 20-40 bytes, with short ones 60-80
 extern "C" __global__ void pq_walk(const u8* buf, const i64* chunks, i64 n_chunks, i64 fill, i64* counts,
                                    i64* pages, int* error) {
     i64 c = (i64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -284,10 +285,23 @@ extern "C" __global__ void pq_walk(const u8* buf, const i64* chunks, i64 n_chunk
     i64 seen = 0, k = 0;
     i64 row[PF];
     while (pos < end && seen < want) {
-        TR r = {buf + pos, buf + end, 0};
+        // the header's first HEAD_BYTES bytes in one round trip (independent loads), parsed from there; a longer
+        // header (large statistics) is parsed again from global memory
+        u8 head[HEAD_BYTES];
+        i64 avail = imin(HEAD_BYTES, end - pos);
+#pragma unroll
+        for (int j = 0; j < HEAD_BYTES; j++) head[j] = j < avail ? buf[pos + j] : 0;
+        TR r = {head, head + avail, 0};
         parse_page_header(r, row);
+        i64 used = (i64)(r.p - head);
+        if (r.bad && avail == HEAD_BYTES) {
+            TR g = {buf + pos, buf + end, 0};
+            parse_page_header(g, row);
+            r.bad = g.bad;
+            used = (i64)(g.p - (buf + pos));
+        }
         if (r.bad || row[P_CSIZE] < 0 || row[P_USIZE] < 0 || row[P_NVALUES] < 0) { fail(error, 1); return; }
-        i64 data = (i64)(r.p - buf);
+        i64 data = pos + used;
         if (data + row[P_CSIZE] > end) { fail(error, 1); return; }
         if (fill) {
             row[P_CHUNK] = c;
@@ -317,35 +331,141 @@ extern "C" __global__ void pq_walk(const u8* buf, const i64* chunks, i64 n_chunk
 #define SNAPPY_BYTES (WARP >= 8 ? 64 * WARP : 512)
 #define LONG_LITERAL 128  // <= SNAPPY_BYTES, as a copy (64 bytes at most) is: every short tag fits an empty batch
 
-// The walk through a window of WINDOW = WINDOW_CANDIDATES * WARP input bytes, for streams whose items (Snappy tags,
-// PLAIN byte arrays) can only be found one after the other: each lane has stored in `sizes` the size of the item that
-// would start at each of its bytes (0: malformed), and lane 0 follows the chain from the window's first byte through
-// shared memory (measured faster than a broadcast per item through the lanes' registers, and than pointer doubling
-// over the window). Sets bit k of `starts` when an item starts at window byte k, stops before byte `limit` or after
-// `items` items, and returns (in every lane) how far the chain went; `bad` flags a malformed item.
-#define WINDOW_CANDIDATES 4
-#define WINDOW (WARP * WINDOW_CANDIDATES)
-DEV i64 walk_window(const i64* sizes, u32* starts, i64 limit, i64 items, int& bad) {
-    i64 pos = 0, count = 0;
-    int wrong = 0;
-    if (lane_id() == 0) {
-        for (int k = 0; k < (WINDOW + 31) / 32; k++) starts[k] = 0;
-        while (pos < WINDOW && pos < limit && count < items) {
-            i64 size = sizes[pos];
-            if (size == 0) { wrong = 1; break; }
-            starts[pos >> 5] |= 1u << (pos & 31);
-            count++;
-            pos += size;
-        }
-    }
-    pos = warp_bcast(pos, 0);
-    if (warp_bcast(wrong, 0)) bad = 1;
-    warp_sync();  // `starts` is visible to every lane
-    return pos;
+// Streams whose items (Snappy tags, PLAIN byte arrays) can only be found one after the other are walked through
+// windows of STAGED input bytes, one warp per stream (walk_staged):
+//  1. the lanes copy the window's bytes (and 8 more, zeros past the input) into shared memory side by side, and
+//     store where the item that would start at each byte ends (`next`; -1: none can start there);
+//  2. JUMP_ROUNDS doubling rounds give `jump`: where the chain from each byte is after JUMP items, when they all
+//     start and end in the window (-1 otherwise);
+//  3. lane 0 follows the chain from the window's first byte, JUMP items per dependent shared-memory load (one at a
+//     time near the window's end), and records each step's first item: an anchor;
+//  4. the lanes expand their share of the anchors into the items, in order (for_each_item), placed by a prefix sum.
+// A megabyte dictionary page of short strings holds a hundred thousand values, and its Snappy stream twice as
+// many tags: what only lane 0 can do is one load per JUMP items, everything else is spread over the lanes.
+#define STAGED 1024
+#define JUMP_ROUNDS 3
+#define JUMP (1 << JUMP_ROUNDS)
+struct Staged {
+    u8 bytes[STAGED + 8];
+    int next[STAGED];
+    short jump[2][STAGED];  // doubling rounds alternate between the two; positions fit a short
+    short anchor[STAGED];   // p: JUMP items from byte p; -1 - p: one item at byte p
+};
+
+DEV Staged& staged_window() {
+    __shared__ Staged s_window[WPB];
+    return s_window[threadIdx.x / WARP];
 }
 
-// Whether an item starts at window byte k.
-DEV int starts_at(const u32* starts, i64 k) { return (int)(starts[k >> 5] >> (k & 31) & 1); }
+struct Walked {
+    i64 step;     // how far the chain went from the window's start (its next item starts there)
+    int anchors;  // steps of lane 0, in `anchor`
+    i64 items;    // items found
+};
+
+// Stages src[at, at + STAGED) of an input of n bytes and walks its chain of items from `at`, at most `items` of
+// them; size_at(bytes, x): the size of the item that would start at input position x (its bytes from there:
+// `bytes`), 0 when none can. The result is the same in every lane; `bad` is set when the chain meets a byte where
+// no item can start, or when the input ends before the items do.
+template <class SizeAt> DEV Walked walk_staged(Staged& s, const u8* src, i64 n, i64 at, i64 items, SizeAt size_at,
+                                              int& bad) {
+    int lane = lane_id();
+    // all of a lane's loads are issued before the first store: one round trip to global memory, not one per byte
+    const int per_lane = (STAGED + 8 + WARP - 1) / WARP;
+    u8 staged[per_lane];
+#pragma unroll
+    for (int j = 0; j < per_lane; j++) {
+        i64 i = lane + (i64)j * WARP;
+        staged[j] = (i < STAGED + 8 && at + i < n) ? src[at + i] : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < per_lane; j++) {
+        int i = lane + j * WARP;
+        if (i < STAGED + 8) s.bytes[i] = staged[j];
+    }
+    warp_sync();
+    // Each phase loads everything it needs for the lane's positions before it stores anything: a store between
+    // two shared-memory loads keeps the compiler from overlapping them, and one warp per page has no other warps
+    // to hide the latency behind.
+    const int positions = STAGED / WARP;  // this lane's window bytes: lane, lane + WARP, ...
+    short jump[positions];
+    {
+        int size[positions];
+#pragma unroll
+        for (int j = 0; j < positions; j++) {
+            int p = lane + j * WARP;
+            size[j] = at + p < n ? (int)size_at(s.bytes + p, at + p) : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < positions; j++) {
+            int p = lane + j * WARP, a = size[j];
+            s.next[p] = a > 0 ? p + a : -1;
+            jump[j] = (short)(a > 0 && p + a < STAGED ? p + a : -1);
+            s.jump[0][p] = jump[j];
+        }
+    }
+    warp_sync();
+    for (int r = 1; r <= JUMP_ROUNDS; r++) {  // jump[p] <- jump[jump[p]]: 2^r items
+        const short* from = s.jump[(r - 1) & 1];
+        short* to = s.jump[r & 1];
+#pragma unroll
+        for (int j = 0; j < positions; j++) jump[j] = jump[j] >= 0 ? from[jump[j]] : (short)-1;
+#pragma unroll
+        for (int j = 0; j < positions; j++) to[lane + j * WARP] = jump[j];
+        warp_sync();
+    }
+    Walked w = {0, 0, 0};
+    int wrong = 0;
+    if (lane == 0) {
+        const short* jumps = s.jump[JUMP_ROUNDS & 1];
+        i64 limit = imin(STAGED, n - at), pos = 0, count = 0;
+        int m = 0;
+        if (limit <= 0 && items > 0) wrong = 1;
+        while (pos < limit && count < items) {
+            int j = jumps[pos];
+            if (j >= 0 && count + JUMP <= items) {
+                s.anchor[m++] = (short)pos;
+                count += JUMP;
+                pos = j;
+                continue;
+            }
+            int e = s.next[pos];
+            if (e < 0) { wrong = 1; break; }
+            s.anchor[m++] = (short)(-1 - pos);
+            count++;
+            pos = e;
+        }
+        w.step = pos;
+        w.anchors = m;
+        w.items = count;
+    }
+    w.step = warp_bcast(w.step, 0);
+    w.anchors = (int)warp_bcast(w.anchors, 0);
+    w.items = warp_bcast(w.items, 0);
+    if (warp_bcast(wrong, 0)) bad = 1;
+    warp_sync();  // the anchors are visible to every lane
+    return w;
+}
+
+// The items of this lane's share of the anchors (consecutive ones), and f(k) for each of their starts k (window
+// bytes), in order.
+DEV i64 lane_items(const Staged& s, const Walked& w) {
+    int per = (w.anchors + WARP - 1) / WARP, lo = lane_id() * per, hi = (int)imin(lo + per, w.anchors);
+    i64 k = 0;
+    for (int a = lo; a < hi; a++) k += s.anchor[a] < 0 ? 1 : JUMP;
+    return k;
+}
+
+template <class F> DEV void for_each_item(const Staged& s, const Walked& w, F f) {
+    int per = (w.anchors + WARP - 1) / WARP, lo = lane_id() * per, hi = (int)imin(lo + per, w.anchors);
+    for (int a = lo; a < hi; a++) {
+        int p = s.anchor[a];
+        if (p < 0) { f(-1 - p); continue; }
+        int item[JUMP];  // the chain first, then the work: f's stores would stall the chain's loads
+        for (int i = 0; i < JUMP; i++) { item[i] = p; p = i + 1 < JUMP ? s.next[p] : p; }
+        for (int i = 0; i < JUMP; i++) f(item[i]);
+    }
+}
 
 // The Snappy tag whose bytes h holds, at input position x (x < n; h has the 5 bytes from x where the input does):
 // kind (0 literal, else a copy), output length, source (a literal's input position,
@@ -475,15 +595,13 @@ DEV void snappy_warp(const u8* src, i64 n, u8* dst, i64 expect, int header, int*
 // block, the input position of the tag that starts it, so that pq_decompress gives each block its own warp. The
 // walk checks what it relies on: a page where a copy crosses a block start or a tag spans a block boundary (another
 // compressor) gets index -1 at its first block and is decoded by one warp. Each lane decodes the tags that would
-// start at its bytes of a window of the input, walk_window finds the real ones, and a prefix sum of their lengths
+// start at its bytes of a window of the input, walk_staged finds the real ones, and a prefix sum of their lengths
 // gives their output positions.
 #define SNAPPY_BLOCK 65536
 
 DEV void snappy_index_warp(const u8* src, i64 n, i64 expect, i64* index, int* error) {
-    __shared__ i64 s_size[WPB][WINDOW];
-    __shared__ u32 s_starts[WPB][(WINDOW + 31) / 32];
-    const int C = WINDOW_CANDIDATES;
-    int w = threadIdx.x / WARP, lane = lane_id();
+    Staged& s = staged_window();
+    int lane = lane_id();
     i64 ip = 0, op = 0;
     int bad = 0, unsplit = 0;
     if (lane == 0) {
@@ -493,36 +611,39 @@ DEV void snappy_index_warp(const u8* src, i64 n, i64 expect, i64* index, int* er
     ip = warp_bcast(ip, 0);
     if (warp_bcast(bad, 0)) { if (lane == 0) fail(error, 2); return; }
     if (lane == 0) index[0] = ip;
+    auto tag_size = [&](const u8* h, i64 x) -> i64 {
+        int kind, ok;
+        i64 len, from, size = 1;
+        snappy_tag(h, x, n, kind, len, from, size, ok);
+        return ok ? size : 0;
+    };
     while (ip < n && !bad) {
-        // this lane's candidates: the tags that would start at its C bytes of the window
-        int kind[WINDOW_CANDIDATES];
-        i64 len[WINDOW_CANDIDATES], from[WINDOW_CANDIDATES];
-        for (int c = 0; c < C; c++) {
-            i64 x = ip + (i64)lane * C + c, size = 1;
-            int ok = 0;
-            kind[c] = 0; len[c] = 0; from[c] = 0;
-            if (x < n) snappy_tag(src + x, x, n, kind[c], len[c], from[c], size, ok);
-            s_size[w][lane * C + c] = ok ? size : 0;
-        }
-        warp_sync();
-        i64 pos = walk_window(s_size[w], s_starts[w], n - ip, n, bad);
+        Walked w = walk_staged(s, src, n, ip, n, tag_size, bad);
+        // this lane's tags: their output lengths, then (after the prefix sum) their output positions
         i64 here = 0, total;
-        for (int c = 0; c < C; c++) if (starts_at(s_starts[w], lane * C + c)) here += len[c];
+        for_each_item(s, w, [&](int k) {
+            int kind, ok;
+            i64 len, from, size;
+            snappy_tag(s.bytes + k, ip + k, n, kind, len, from, size, ok);
+            here += len;
+        });
         i64 at = op + warp_exclusive_sum(here, total);
-        for (int c = 0; c < C; c++) {
-            if (!starts_at(s_starts[w], lane * C + c)) continue;
-            if (at + len[c] > expect || (kind[c] != 0 && (from[c] <= 0 || from[c] > at))) {
+        for_each_item(s, w, [&](int k) {
+            int kind, ok;
+            i64 len, from, size;
+            snappy_tag(s.bytes + k, ip + k, n, kind, len, from, size, ok);
+            if (at + len > expect || (kind != 0 && (from <= 0 || from > at))) {
                 bad = 1;
             } else {
-                if (kind[c] != 0 && at - from[c] < (at & ~(i64)(SNAPPY_BLOCK - 1))) unsplit = 1;
-                if (at / SNAPPY_BLOCK != (at + len[c] - 1) / SNAPPY_BLOCK) unsplit = 1;
-                if (at % SNAPPY_BLOCK == 0) index[at / SNAPPY_BLOCK] = ip + (i64)lane * C + c;
+                if (kind != 0 && at - from < (at & ~(i64)(SNAPPY_BLOCK - 1))) unsplit = 1;
+                if (at / SNAPPY_BLOCK != (at + len - 1) / SNAPPY_BLOCK) unsplit = 1;
+                if (at % SNAPPY_BLOCK == 0) index[at / SNAPPY_BLOCK] = ip + k;
             }
-            at += len[c];
-        }
-        bad = warp_any(bad);  // also the barrier before the next window's sizes
+            at += len;
+        });
+        bad = warp_any(bad);  // also the barrier before the next window is staged
         op += total;
-        ip += pos;
+        ip += w.step;
     }
     if (bad || op != expect) { if (lane == 0) fail(error, 2); return; }
     if (warp_any(unsplit) && lane == 0) index[0] = -1;
@@ -669,36 +790,28 @@ extern "C" __global__ void pq_levels(const u8* dec, const i64* pages, const i64*
 
 // PLAIN BYTE_ARRAY values: (position in dec, length) of `count` values from [p, end). Returns nonzero (in every
 // lane) when they run past the end. Each value is a 4-byte length and its bytes, so where one starts depends on all
-// before it: each lane reads the length that would start at each of its bytes of a window, and walk_window finds
-// the real values (a megabyte dictionary page holds tens of thousands).
+// before it: walk_staged finds them (a megabyte dictionary page holds tens of thousands).
 DEV int walk_byte_arrays(const u8* dec, const u8* p, const u8* end, i64 count, i64* pos, int* len) {
-    __shared__ i64 s_size[WPB][WINDOW];
-    __shared__ u32 s_starts[WPB][(WINDOW + 31) / 32];
-    const int C = WINDOW_CANDIDATES;
-    int w = threadIdx.x / WARP, lane = lane_id();
+    Staged& s = staged_window();
     i64 n = end - p, at = 0, done = 0;
     int bad = 0;
+    auto value_size = [&](const u8* h, i64 x) -> i64 {
+        if (x + 4 > n) return 0;
+        i64 length = (i64)load_u32(h);
+        return length <= n - x - 4 ? 4 + length : 0;
+    };
     while (done < count && !bad) {
-        u32 length[WINDOW_CANDIDATES];
-        for (int c = 0; c < C; c++) {
-            i64 x = at + (i64)lane * C + c;
-            length[c] = x + 4 <= n ? load_u32(p + x) : 0;
-            s_size[w][lane * C + c] = (x + 4 <= n && (i64)length[c] <= n - x - 4) ? 4 + (i64)length[c] : 0;
-        }
-        warp_sync();
-        i64 step = walk_window(s_size[w], s_starts[w], n - at, count - done, bad);
-        i64 mine = 0, total;
-        for (int c = 0; c < C; c++) mine += starts_at(s_starts[w], lane * C + c);
-        i64 k = done + warp_exclusive_sum(mine, total);
-        for (int c = 0; c < C; c++) {
-            if (!starts_at(s_starts[w], lane * C + c)) continue;
-            pos[k] = (i64)(p + at + (i64)lane * C + c + 4 - dec);
-            len[k] = (int)length[c];
-            k++;
-        }
+        Walked w = walk_staged(s, p, n, at, count - done, value_size, bad);
+        i64 total;
+        i64 i = done + warp_exclusive_sum(lane_items(s, w), total);
+        for_each_item(s, w, [&](int k) {
+            pos[i] = (i64)(p + at + k + 4 - dec);
+            len[i] = (int)load_u32(s.bytes + k);
+            i++;
+        });
         done += total;
-        at += step;
-        bad = warp_any(bad);  // also the barrier before the next window's sizes
+        at += w.step;
+        bad = warp_any(bad);  // also the barrier before the next window is staged
     }
     return bad;
 }

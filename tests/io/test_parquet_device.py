@@ -211,6 +211,26 @@ def test_snappy_copies_of_copies(tmp_path, launcher, launcher4):
         _check(path, runner)
 
 
+@needs_gxx
+def test_dictionary_pages_of_many_windows(tmp_path, launcher, launcher4):
+    """Dictionary pages of tens of thousands of short entries (the db-benchmark's id3): the walks through the
+    entries and through the Snappy tags cross many windows, and the page is split into Snappy blocks. Also page
+    headers longer than pq_walk's prefetch."""
+    rng = np.random.default_rng(8)
+    for n, runner in ((60_000, launcher), (9_000, launcher4)):
+        ids = np.array([f"id{k:010d}" for k in range(n // 2)], dtype=object)
+        frame = pd.DataFrame({
+            "id3": pd.Categorical(ids[rng.integers(0, len(ids), n)], categories=ids),
+            "s": pd.array(ids[rng.integers(0, len(ids), n)], dtype="str"),
+            "id6": rng.integers(0, n // 2, n),
+            # page headers longer than pq_walk's prefetch: their statistics hold 160-byte minima and maxima
+            "long": pd.array(np.char.add("L" * 150, ids[rng.integers(0, len(ids), n)].astype(str)), dtype="str"),
+        })  # fmt: skip
+        path = tmp_path / f"d{n}.parquet"
+        frame.to_parquet(path, compression="snappy", row_group_size=n // 2)
+        _check(path, runner)
+
+
 def _snappy(size: int, *tags) -> bytes:
     """A raw Snappy stream of ``size`` output bytes from ("lit", bytes) and ("copy", offset, length) tags."""
     out = bytearray()
