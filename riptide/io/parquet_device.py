@@ -230,12 +230,15 @@ class _Decoder:
         self.n_rows = pf.metadata.num_rows
 
     # ---- launch helpers
-    def _warps(self, name: str, n: int, *args: Any, alone: bool = False) -> None:
-        """``n`` warps of kernel ``name``; ``alone``: one warp per block, so that each has an SM's shared memory
-        and issue slots to itself (the walks through megabyte pages, whose warps would otherwise share SMs)."""
+    def _warps(self, name: str, n: int, *args: Any) -> None:
         if n:
-            wpb = 1 if alone else self.launch.warps_per_block
+            wpb = self.launch.warps_per_block
             self.launch(name, -(-n // wpb), self.launch.warp * wpb, *args)
+
+    def _blocks(self, name: str, n: int, *args: Any) -> None:
+        """``n`` blocks of kernel ``name``: the walks through pages, whose warps share a page's windows."""
+        if n:
+            self.launch(name, n, self.launch.warp * self.launch.warps_per_block, *args)
 
     def _threads(self, name: str, n: int, *args: Any) -> None:
         if n:
@@ -376,8 +379,8 @@ class _Decoder:
         split_list = np.flatnonzero(split)
         index = self.xp.empty(max(int(indexed.sum()), 1), dtype=np.int64)
         base_dev = self._device_i64(base if base.size else np.zeros(1, dtype=np.int64))
-        self._warps("pq_snappy_index", len(split_list), buf, pages, self._device_i64(split_list), len(split_list),
-                    index, base_dev, error, alone=True)  # fmt: skip
+        self._blocks("pq_snappy_index", len(split_list), buf, pages, self._device_i64(split_list), len(split_list),
+                     index, base_dev, error)  # fmt: skip
         per_page = n_blocks[decode_list]
         items = np.repeat(decode_list, per_page)
         first = np.cumsum(per_page) - per_page
@@ -411,8 +414,8 @@ class _Decoder:
         n_entries = t["n_entries"]
         dpos = xp.zeros(max(n_entries, 1), dtype=np.int64)
         dlen = xp.zeros(max(n_entries, 1), dtype=np.int32)
-        self._warps("pq_byte_arrays", len(dict_list), dec, pages, self._device_i64(dict_list), len(dict_list),
-                    dpos, dlen, error, alone=True)  # fmt: skip
+        self._blocks("pq_byte_arrays", len(dict_list), dec, pages, self._device_i64(dict_list), len(dict_list),
+                     dpos, dlen, error)  # fmt: skip
         dmap = xp.zeros(max(n_entries, 1), dtype=np.int32)
         categories = self._categories(dec, pt, t, dpos, dlen, dmap)
         # values

@@ -15,13 +15,13 @@ The kernels (the module docstring of :mod:`riptide.io.parquet_device` describes 
 
 ``pq_walk``            one thread per column chunk: walks the Thrift page headers (compact protocol), counting the
                        pages (``fill=0``) or writing one row of the page table per page (``fill=1``).
-``pq_snappy_index``    one warp per page of more than one Snappy block: where each block's tags start in the input.
+``pq_snappy_index``    one block per page of more than one Snappy block: where each block's tags start in the input.
 ``pq_decompress``      one warp per page or Snappy block: Snappy (lane 0 parses a batch of tags, the lanes write its bytes in parallel,
                        following copies of copies back to bytes already in place; see ``snappy_warp``), or a copy;
                        a data page v2's levels are copied as they are (they are never compressed).
 ``pq_levels``          one warp per data page: definition levels (RLE / bit-packed hybrid, bit width 1) to the
                        row validity bytes; counts the page's values; finds where its values start.
-``pq_byte_arrays``     one warp per page: PLAIN ``BYTE_ARRAY`` values (dictionary pages of string
+``pq_byte_arrays``     one block per page: PLAIN ``BYTE_ARRAY`` values (dictionary pages of string
                        columns) to (position, length) pairs.
 ``pq_values``          one warp per data page: PLAIN values (copied), PLAIN / RLE booleans, dictionary indices
                        (hybrid, bit width from the first byte) gathered from the dictionary page, string values as
@@ -331,17 +331,22 @@ extern "C" __global__ void pq_walk(const u8* buf, const i64* chunks, i64 n_chunk
 #define SNAPPY_BYTES (WARP >= 8 ? 64 * WARP : 512)
 #define LONG_LITERAL 128  // <= SNAPPY_BYTES, as a copy (64 bytes at most) is: every short tag fits an empty batch
 
-// Streams whose items (Snappy tags, PLAIN byte arrays) can only be found one after the other are walked through
-// windows of STAGED input bytes, one warp per stream (walk_staged):
-//  1. the lanes copy the window's bytes (and 8 more, zeros past the input) into shared memory side by side, and
-//     store where the item that would start at each byte ends (`next`; -1: none can start there);
-//  2. JUMP_ROUNDS doubling rounds give `jump`: where the chain from each byte is after JUMP items, when they all
-//     start and end in the window (-1 otherwise);
-//  3. lane 0 follows the chain from the window's first byte, JUMP items per dependent shared-memory load (one at a
-//     time near the window's end), and records each step's first item: an anchor;
-//  4. the lanes expand their share of the anchors into the items, in order (for_each_item), placed by a prefix sum.
-// A megabyte dictionary page of short strings holds a hundred thousand values, and its Snappy stream twice as
-// many tags: what only lane 0 can do is one load per JUMP items, everything else is spread over the lanes.
+// Streams whose items (Snappy tags, PLAIN byte arrays) can only be found one after the other are cut into fixed
+// windows of STAGED input bytes, and walk_chain hands them to the warps of a block in turn (window i to warp
+// i % warps). For each of its windows a warp
+//  1. copies the window's bytes (and 8 more, zeros past the input) into shared memory, and stores where the item
+//     that would start at each byte ends (`next`; -1: none can start there);
+//  2. builds `jump` by JUMP_ROUNDS doubling rounds: where the chain from each byte is after JUMP items, when they
+//     all start and end in the window (-1 otherwise);
+// in parallel with the other warps, since none of this depends on where the chain enters the window. Then, in
+// window order (a turn counter in shared memory), it
+//  3. takes the chain's entry point, item count and output count from the previous window; lane 0 follows the
+//     chain, JUMP items per dependent shared-memory load (one at a time near the window's end), recording each
+//     step's first item (an anchor); the lanes sum their anchors' items' weights (a prefix sum) and the warp hands
+//     the chain on;
+//  4. expands its anchors into the items, in order, and emits them.
+// A megabyte dictionary page of short strings holds a hundred thousand values, and its Snappy stream twice as many
+// tags: only step 3 is in order, everything else is spread over the lanes and the warps.
 #define STAGED 1024
 #define JUMP_ROUNDS 3
 #define JUMP (1 << JUMP_ROUNDS)
@@ -353,24 +358,22 @@ struct Staged {
 };
 
 DEV Staged& staged_window() {
-    __shared__ Staged s_window[WPB];
+    __shared__ Staged s_window[WPB];  // 4 x 11 KB
     return s_window[threadIdx.x / WARP];
 }
 
-struct Walked {
-    i64 step;     // how far the chain went from the window's start (its next item starts there)
-    int anchors;  // steps of lane 0, in `anchor`
-    i64 items;    // items found
-};
+#ifndef RT_HOST
+DEV void block_sync() { __syncthreads(); }
+#else
+DEV void block_sync() { warp_sync(); }  // a host block is one warp
+#endif
 
-// Stages src[at, at + STAGED) of an input of n bytes and walks its chain of items from `at`, at most `items` of
-// them; size_at(bytes, x): the size of the item that would start at input position x (its bytes from there:
-// `bytes`), 0 when none can. The result is the same in every lane; `bad` is set when the chain meets a byte where
-// no item can start, or when the input ends before the items do.
-template <class SizeAt> DEV Walked walk_staged(Staged& s, const u8* src, i64 n, i64 at, i64 items, SizeAt size_at,
-                                              int& bad) {
+// Steps 1 and 2 for the window src[at, at + STAGED) of an input of n bytes; size_at(bytes, x): the size of the
+// item that would start at input position x (its bytes from there: `bytes`), 0 when none can.
+template <class SizeAt> DEV void stage_window(Staged& s, const u8* src, i64 n, i64 at, SizeAt size_at) {
     int lane = lane_id();
-    // all of a lane's loads are issued before the first store: one round trip to global memory, not one per byte
+    // Each phase loads everything it needs for the lane's bytes before it stores anything: a store between two
+    // loads keeps the compiler from overlapping them, and the latency is what a warp's window costs.
     const int per_lane = (STAGED + 8 + WARP - 1) / WARP;
     u8 staged[per_lane];
 #pragma unroll
@@ -384,9 +387,6 @@ template <class SizeAt> DEV Walked walk_staged(Staged& s, const u8* src, i64 n, 
         if (i < STAGED + 8) s.bytes[i] = staged[j];
     }
     warp_sync();
-    // Each phase loads everything it needs for the lane's positions before it stores anything: a store between
-    // two shared-memory loads keeps the compiler from overlapping them, and one warp per page has no other warps
-    // to hide the latency behind.
     const int positions = STAGED / WARP;  // this lane's window bytes: lane, lane + WARP, ...
     short jump[positions];
     {
@@ -414,13 +414,23 @@ template <class SizeAt> DEV Walked walk_staged(Staged& s, const u8* src, i64 n, 
         for (int j = 0; j < positions; j++) to[lane + j * WARP] = jump[j];
         warp_sync();
     }
-    Walked w = {0, 0, 0};
+}
+
+struct Walked {
+    i64 step;     // the window byte where the chain's next item starts (may be past the window)
+    int anchors;  // steps of lane 0, in `anchor`
+    i64 items;    // items found
+};
+
+// Step 3's walk (lane 0), from window byte `entry`, before byte `limit` and for at most `items` items; the result
+// is the same in every lane. `bad`: the chain met a byte where no item can start.
+DEV Walked walk_window(Staged& s, i64 entry, i64 limit, i64 items, int& bad) {
+    Walked w = {entry, 0, 0};
     int wrong = 0;
-    if (lane == 0) {
+    if (lane_id() == 0) {
         const short* jumps = s.jump[JUMP_ROUNDS & 1];
-        i64 limit = imin(STAGED, n - at), pos = 0, count = 0;
+        i64 pos = entry, count = 0;
         int m = 0;
-        if (limit <= 0 && items > 0) wrong = 1;
         while (pos < limit && count < items) {
             int j = jumps[pos];
             if (j >= 0 && count + JUMP <= items) {
@@ -447,15 +457,7 @@ template <class SizeAt> DEV Walked walk_staged(Staged& s, const u8* src, i64 n, 
     return w;
 }
 
-// The items of this lane's share of the anchors (consecutive ones), and f(k) for each of their starts k (window
-// bytes), in order.
-DEV i64 lane_items(const Staged& s, const Walked& w) {
-    int per = (w.anchors + WARP - 1) / WARP, lo = lane_id() * per, hi = (int)imin(lo + per, w.anchors);
-    i64 k = 0;
-    for (int a = lo; a < hi; a++) k += s.anchor[a] < 0 ? 1 : JUMP;
-    return k;
-}
-
+// f(k) for each item start k (window byte) of this lane's share of the anchors (consecutive ones), in order.
 template <class F> DEV void for_each_item(const Staged& s, const Walked& w, F f) {
     int per = (w.anchors + WARP - 1) / WARP, lo = lane_id() * per, hi = (int)imin(lo + per, w.anchors);
     for (int a = lo; a < hi; a++) {
@@ -464,6 +466,95 @@ template <class F> DEV void for_each_item(const Staged& s, const Walked& w, F f)
         int item[JUMP];  // the chain first, then the work: f's stores would stall the chain's loads
         for (int i = 0; i < JUMP; i++) { item[i] = p; p = i + 1 < JUMP ? s.next[p] : p; }
         for (int i = 0; i < JUMP; i++) f(item[i]);
+    }
+}
+
+// The chain's state between windows, in shared memory. Two hand-offs, so that only the walk is in window order:
+// `turn` is the window whose walk may run (after it: pos, items), `out_turn` the window whose weights may be added
+// to `out` (their sum over the window is taken in parallel with the next windows' walks).
+struct Chain {
+    i64 pos;    // input position where the next item starts
+    i64 items;  // items so far
+    i64 out;    // weights so far (item indices, or output bytes)
+    int turn;
+    int out_turn;
+    int bad;
+    int varying;  // walk_byte_arrays: the values are not all of one length
+};
+
+DEV void chain_start(volatile Chain& c, i64 pos) {
+    c.pos = pos; c.items = 0; c.out = 0; c.turn = 0; c.out_turn = 0; c.bad = 0; c.varying = 0;
+}
+
+// Lane 0 waits until `turn` reaches window i (another warp advances it; a host block is one warp, never waiting).
+DEV void wait_turn(volatile int& turn, i64 i) {
+    if (lane_id() == 0) {
+        while (turn < i) {}
+        __threadfence_block();
+    }
+}
+
+// Lane 0 hands `turn` on to window i + 1, after everything this warp wrote to the chain before it.
+DEV void pass_turn(volatile int& turn, i64 i) {
+    if (lane_id() == 0) {
+        __threadfence_block();
+        turn = (int)(i + 1);
+    }
+}
+
+// Walks the items of src[0, n) from the chain's position, at most `items` of them, with `warps` warps (this one
+// is number `rank`) sharing `c` (started by chain_start and a barrier of those warps). weight(k, x) is item k's
+// (window byte k, input position x) weight; emit(k, x, before) gets each item in order with the weights of all
+// items before it. When every warp has returned (a barrier), `c` holds the chain's end, items and weight total.
+template <class SizeAt, class Weight, class Emit>
+DEV void walk_chain(const u8* src, i64 n, i64 items, volatile Chain& c, int warps, int rank, SizeAt size_at,
+                    Weight weight, Emit emit) {
+    Staged& s = staged_window();
+    int lane = lane_id();
+    i64 windows = (n + STAGED - 1) / STAGED;
+    for (i64 i = rank; i < windows; i += warps) {
+        i64 at = i * STAGED;
+        // the window's tables, unless the chain is known to have passed it (a long literal) or ended
+        int skip = 0;
+        if (lane == 0) skip = c.turn == i && (c.bad || c.pos >= at + STAGED || c.pos >= n || c.items >= items);
+        if (!warp_bcast(skip, 0)) stage_window(s, src, n, at, size_at);
+        wait_turn(c.turn, i);
+        i64 pos = 0, done = 0;
+        int bad = 0;
+        if (lane == 0) { pos = c.pos; done = c.items; bad = c.bad; }
+        pos = warp_bcast(pos, 0);
+        done = warp_bcast(done, 0);
+        bad = (int)warp_bcast(bad, 0);
+        Walked w = {0, 0, 0};
+        int walks = !bad && pos < at + STAGED && pos < n && done < items;
+        if (walks) {
+            w = walk_window(s, pos - at, imin(STAGED, n - at), items - done, bad);
+            if (lane == 0) {
+                c.pos = at + w.step;
+                c.items = done + w.items;
+                if (bad) c.bad = 1;
+            }
+        }
+        pass_turn(c.turn, i);
+        i64 mine = 0, total = 0;
+        if (walks) for_each_item(s, w, [&](int k) { mine += weight(k, at + k); });
+        i64 before = warp_exclusive_sum(mine, total);
+        wait_turn(c.out_turn, i);
+        i64 out = 0;
+        if (lane == 0) {
+            out = c.out;
+            c.out = out + total;
+        }
+        pass_turn(c.out_turn, i);
+        before += warp_bcast(out, 0);
+        if (walks) {
+            for_each_item(s, w, [&](int k) {
+                i64 x = at + k;
+                emit(k, x, before);
+                before += weight(k, x);
+            });
+        }
+        warp_sync();  // the window's bytes are read before the next window is staged
     }
 }
 
@@ -504,6 +595,27 @@ DEV void snappy_tag(const u8* h, i64 x, i64 n, int& kind, i64& len, i64& from, i
         from = ok ? (i64)load_u32(h + 1) : 0;
         size = 5;
     }
+}
+
+// The output length of the Snappy tag whose bytes h holds (at least 5 readable), without branching on its loads:
+// the walks evaluate it at every byte of a window.
+DEV i64 snappy_tag_length(const u8* h) {
+    u32 t = h[0], v = (u32)h[1] | ((u32)h[2] << 8) | ((u32)h[3] << 16) | ((u32)h[4] << 24);
+    u32 code = t >> 2;
+    if ((t & 3) == 1) return 4 + (code & 7);
+    if ((t & 3) != 0 || code < 60) return (i64)code + 1;
+    int nb = (int)code - 59;  // a long literal: its length - 1 in the next nb bytes
+    return (i64)(nb == 4 ? v : v & ((1u << (8 * nb)) - 1)) + 1;
+}
+
+// The input size of the Snappy tag at input position x (h: its bytes, at least 5 readable), 0 when it runs past the
+// input's n bytes: snappy_tag's size and ok.
+DEV i64 snappy_tag_size(const u8* h, i64 x, i64 n) {
+    u32 t = h[0], code = t >> 2;
+    i64 size;
+    if ((t & 3) == 0) size = code < 60 ? 1 + (i64)code + 1 : 1 + ((i64)code - 59) + snappy_tag_length(h);
+    else size = (t & 3) == 1 ? 2 : (t & 3) == 2 ? 3 : 5;
+    return x + size <= n ? size : 0;
 }
 
 DEV void snappy_warp(const u8* src, i64 n, u8* dst, i64 expect, int header, int* error) {
@@ -591,62 +703,53 @@ DEV void snappy_warp(const u8* src, i64 n, u8* dst, i64 expect, int header, int*
 }
 
 // Snappy's compressor works in blocks of SNAPPY_BLOCK input bytes: no copy reaches back before its block's start,
-// and a tag starts at every block boundary of the output. pq_snappy_index (one warp per large page) finds, for each
+// and a tag starts at every block boundary of the output. pq_snappy_index (one block per large page) finds, for each
 // block, the input position of the tag that starts it, so that pq_decompress gives each block its own warp. The
 // walk checks what it relies on: a page where a copy crosses a block start or a tag spans a block boundary (another
 // compressor) gets index -1 at its first block and is decoded by one warp. Each lane decodes the tags that would
-// start at its bytes of a window of the input, walk_staged finds the real ones, and a prefix sum of their lengths
+// start at its bytes of a window of the input, walk_chain finds the real ones, and a prefix sum of their lengths
 // gives their output positions.
 #define SNAPPY_BLOCK 65536
 
-DEV void snappy_index_warp(const u8* src, i64 n, i64 expect, i64* index, int* error) {
-    Staged& s = staged_window();
-    int lane = lane_id();
-    i64 ip = 0, op = 0;
-    int bad = 0, unsplit = 0;
-    if (lane == 0) {
+DEV void snappy_index_block(const u8* src, i64 n, i64 expect, i64* index, int* error) {
+    __shared__ Chain s_chain;
+    __shared__ int s_unsplit;
+    volatile Chain& c = s_chain;
+    int lane = lane_id(), rank = threadIdx.x / WARP, warps = blockDim.x / WARP;
+    if (threadIdx.x == 0) {
+        i64 ip = 0;
+        int bad = 0;
         u64 total = read_uleb(src, n, ip, bad);
-        if ((i64)total != expect) bad = 1;
+        chain_start(c, ip);
+        c.bad = bad || (i64)total != expect;
+        s_unsplit = 0;
+        index[0] = ip;
     }
-    ip = warp_bcast(ip, 0);
-    if (warp_bcast(bad, 0)) { if (lane == 0) fail(error, 2); return; }
-    if (lane == 0) index[0] = ip;
-    auto tag_size = [&](const u8* h, i64 x) -> i64 {
+    block_sync();
+    auto tag_size = [&](const u8* h, i64 x) -> i64 { return snappy_tag_size(h, x, n); };
+    Staged& s = staged_window();
+    auto tag_length = [&](int k, i64 x) -> i64 { return snappy_tag_length(s.bytes + k); };
+    int unsplit = 0, bad = 0;
+    auto check = [&](int k, i64 x, i64 at) {  // the tag at input x writes output [at, at + len)
         int kind, ok;
-        i64 len, from, size = 1;
-        snappy_tag(h, x, n, kind, len, from, size, ok);
-        return ok ? size : 0;
+        i64 len, from, size;
+        snappy_tag(s.bytes + k, x, n, kind, len, from, size, ok);
+        if (at + len > expect || (kind != 0 && (from <= 0 || from > at))) {
+            bad = 1;
+        } else {
+            if (kind != 0 && at - from < (at & ~(i64)(SNAPPY_BLOCK - 1))) unsplit = 1;
+            if (at / SNAPPY_BLOCK != (at + len - 1) / SNAPPY_BLOCK) unsplit = 1;
+            if (at % SNAPPY_BLOCK == 0) index[at / SNAPPY_BLOCK] = x;
+        }
     };
-    while (ip < n && !bad) {
-        Walked w = walk_staged(s, src, n, ip, n, tag_size, bad);
-        // this lane's tags: their output lengths, then (after the prefix sum) their output positions
-        i64 here = 0, total;
-        for_each_item(s, w, [&](int k) {
-            int kind, ok;
-            i64 len, from, size;
-            snappy_tag(s.bytes + k, ip + k, n, kind, len, from, size, ok);
-            here += len;
-        });
-        i64 at = op + warp_exclusive_sum(here, total);
-        for_each_item(s, w, [&](int k) {
-            int kind, ok;
-            i64 len, from, size;
-            snappy_tag(s.bytes + k, ip + k, n, kind, len, from, size, ok);
-            if (at + len > expect || (kind != 0 && (from <= 0 || from > at))) {
-                bad = 1;
-            } else {
-                if (kind != 0 && at - from < (at & ~(i64)(SNAPPY_BLOCK - 1))) unsplit = 1;
-                if (at / SNAPPY_BLOCK != (at + len - 1) / SNAPPY_BLOCK) unsplit = 1;
-                if (at % SNAPPY_BLOCK == 0) index[at / SNAPPY_BLOCK] = ip + k;
-            }
-            at += len;
-        });
-        bad = warp_any(bad);  // also the barrier before the next window is staged
-        op += total;
-        ip += w.step;
+    walk_chain(src, n, n, c, warps, rank, tag_size, tag_length, check);
+    if (warp_any(unsplit) && lane == 0) s_unsplit = 1;
+    if (warp_any(bad) && lane == 0) c.bad = 1;
+    block_sync();
+    if (threadIdx.x == 0) {
+        if (c.bad || c.pos != n || c.out != expect) fail(error, 2);
+        else if (s_unsplit) index[0] = -1;
     }
-    if (bad || op != expect) { if (lane == 0) fail(error, 2); return; }
-    if (warp_any(unsplit) && lane == 0) index[0] = -1;
 }
 
 // A page's bytes before its (maybe compressed) values: a data page v2's levels, never compressed; -1 when they do
@@ -656,15 +759,14 @@ DEV i64 page_prefix(const i64* P) {
     return (pre < 0 || pre > P[P_CSIZE] || pre > P[P_USIZE]) ? -1 : pre;
 }
 
+// One block per page (all its threads return together: the block synchronizes).
 extern "C" __global__ void pq_snappy_index(const u8* in, const i64* pages, const i64* list, i64 n, i64* index,
                                            const i64* base, int* error) {
-    i64 item = warp_item();
-    if (item >= n) return;
-    i64 page = list[item];
+    i64 page = list[blockIdx.x];
     const i64* P = pages + page * PF;
     i64 pre = page_prefix(P);
-    if (pre < 0) { if (lane_id() == 0) fail(error, 2); return; }
-    snappy_index_warp(in + P[P_DATA] + pre, P[P_CSIZE] - pre, P[P_USIZE] - pre, index + base[page], error);
+    if (pre < 0) { if (threadIdx.x == 0) fail(error, 2); return; }
+    snappy_index_block(in + P[P_DATA] + pre, P[P_CSIZE] - pre, P[P_USIZE] - pre, index + base[page], error);
 }
 
 // One warp per work item: a page (block -1), or one Snappy block of a page that pq_snappy_index split.
@@ -788,43 +890,60 @@ extern "C" __global__ void pq_levels(const u8* dec, const i64* pages, const i64*
     }
 }
 
-// PLAIN BYTE_ARRAY values: (position in dec, length) of `count` values from [p, end). Returns nonzero (in every
-// lane) when they run past the end. Each value is a 4-byte length and its bytes, so where one starts depends on all
-// before it: walk_staged finds them (a megabyte dictionary page holds tens of thousands).
-DEV int walk_byte_arrays(const u8* dec, const u8* p, const u8* end, i64 count, i64* pos, int* len) {
+// PLAIN BYTE_ARRAY values: (position in dec, length) of `count` values from [p, end), by `warps` warps sharing
+// chain `c` (this one is number `rank`; all the block's warps when there are several). Each value is a 4-byte
+// length and its bytes, so where one starts depends on all before it: walk_chain finds them (a megabyte
+// dictionary page holds a hundred thousand). Values all of one length (ids, codes, hashes) are checked for and
+// placed in parallel first: the page is then count values of 4 + L bytes, each length field saying L. Once the
+// warps have passed a barrier, c.bad or c.items != count says the values run past the end.
+DEV void walk_byte_arrays(const u8* dec, const u8* p, const u8* end, i64 count, i64* pos, int* len,
+                          volatile Chain& c, int warps, int rank) {
     Staged& s = staged_window();
-    i64 n = end - p, at = 0, done = 0;
-    int bad = 0;
+    i64 n = end - p;
+    i64 width = n >= 4 && count > 0 ? 4 + (i64)load_u32(p) : 0;
+    if (width > 0 && n == count * width) {
+        int lane = lane_id(), varying = 0;
+        for (i64 k = (i64)rank * WARP + lane; k < count; k += (i64)warps * WARP) {
+            varying |= (i64)load_u32(p + k * width) != width - 4;
+        }
+        if (warp_any(varying) && lane == 0) c.varying = 1;
+        if (warps > 1) block_sync(); else warp_sync();
+        if (!c.varying) {
+            for (i64 k = (i64)rank * WARP + lane; k < count; k += (i64)warps * WARP) {
+                pos[k] = (i64)(p + k * width + 4 - dec);
+                len[k] = (int)(width - 4);
+            }
+            if (rank == 0 && lane == 0) { c.items = count; c.pos = n; }
+            return;
+        }
+    }
     auto value_size = [&](const u8* h, i64 x) -> i64 {
         if (x + 4 > n) return 0;
         i64 length = (i64)load_u32(h);
         return length <= n - x - 4 ? 4 + length : 0;
     };
-    while (done < count && !bad) {
-        Walked w = walk_staged(s, p, n, at, count - done, value_size, bad);
-        i64 total;
-        i64 i = done + warp_exclusive_sum(lane_items(s, w), total);
-        for_each_item(s, w, [&](int k) {
-            pos[i] = (i64)(p + at + k + 4 - dec);
-            len[i] = (int)load_u32(s.bytes + k);
-            i++;
-        });
-        done += total;
-        at += w.step;
-        bad = warp_any(bad);  // also the barrier before the next window is staged
-    }
-    return bad;
+    auto one = [&](int k, i64 x) -> i64 { return 1; };
+    auto emit = [&](int k, i64 x, i64 i) {
+        pos[i] = (i64)(p + x + 4 - dec);
+        len[i] = (int)load_u32(s.bytes + k);
+    };
+    walk_chain(p, n, count, c, warps, rank, value_size, one, emit);
 }
 
-// Dictionary pages of string columns -> entries (position, length) at the page's P_DICTBASE.
+// Dictionary pages of string columns -> entries (position, length) at the page's P_DICTBASE; one block per page.
 extern "C" __global__ void pq_byte_arrays(const u8* dec, const i64* pages, const i64* list, i64 n, i64* dpos,
                                           int* dlen, int* error) {
-    i64 item = warp_item();
-    if (item >= n) return;
-    const i64* P = pages + list[item] * PF;
+    __shared__ Chain s_chain;
+    volatile Chain& c = s_chain;
+    const i64* P = pages + list[blockIdx.x] * PF;
     const u8* base = dec + P[P_OUT];
     i64 b = P[P_DICTBASE];
-    if (walk_byte_arrays(dec, base, base + P[P_USIZE], P[P_NVALUES], dpos + b, dlen + b)) fail(error, 4);
+    if (threadIdx.x == 0) chain_start(c, 0);
+    block_sync();
+    walk_byte_arrays(dec, base, base + P[P_USIZE], P[P_NVALUES], dpos + b, dlen + b, c, blockDim.x / WARP,
+                     threadIdx.x / WARP);  // fmt: skip
+    block_sync();
+    if (threadIdx.x == 0 && (c.bad || c.items != P[P_NVALUES])) fail(error, 4);
 }
 
 extern "C" __global__ void pq_values(const u8* dec, const i64* pages, const i64* list, i64 n, const i64* cols,
@@ -850,8 +969,12 @@ extern "C" __global__ void pq_values(const u8* dec, const i64* pages, const i64*
             u8* out = (u8*)(u64)C[C_OUT] + off;
             for (i64 i = lane; i < count; i += WARP) out[i] = (data[i >> 3] >> (i & 7)) & 1;
         } else if (kind == KIND_STRING) {
-            if (walk_byte_arrays(dec, data, end, count, (i64*)(u64)C[C_POS] + off, (int*)(u64)C[C_LEN] + off))
-                fail(error, 5);
+            __shared__ Chain s_chains[WPB];
+            volatile Chain& c = s_chains[threadIdx.x / WARP];
+            if (lane == 0) chain_start(c, 0);
+            warp_sync();
+            walk_byte_arrays(dec, data, end, count, (i64*)(u64)C[C_POS] + off, (int*)(u64)C[C_LEN] + off, c, 1, 0);
+            if (lane == 0 && (c.bad || c.items != count)) fail(error, 5);
         } else {
             if (lane == 0) fail(error, 5);
         }
@@ -913,6 +1036,7 @@ extern "C" __global__ void pq_gather_strings(const u8* dec, const i64* pos, cons
 # thread per lane when WARP > 1 (blocks run one after another, so ``__shared__`` can be a plain ``static``).
 HOST_PRELUDE = r"""
 #include <cstdint>
+#include <atomic>
 #include <thread>
 #include <mutex>
 #include <condition_variable>
@@ -924,6 +1048,7 @@ HOST_PRELUDE = r"""
 #define __shared__ static
 #define DEV static inline
 #define DEVR static
+#define __threadfence_block() std::atomic_thread_fence(std::memory_order_seq_cst)
 struct rt_dim3 { unsigned x; };
 static thread_local rt_dim3 threadIdx;
 static rt_dim3 blockIdx, blockDim, gridDim;

@@ -217,18 +217,36 @@ def test_dictionary_pages_of_many_windows(tmp_path, launcher, launcher4):
     entries and through the Snappy tags cross many windows, and the page is split into Snappy blocks. Also page
     headers longer than pq_walk's prefetch."""
     rng = np.random.default_rng(8)
-    for n, runner in ((60_000, launcher), (9_000, launcher4)):
+    for n, runner in ((60_000, launcher), (3_000, launcher4)):
         ids = np.array([f"id{k:010d}" for k in range(n // 2)], dtype=object)
         frame = pd.DataFrame({
             "id3": pd.Categorical(ids[rng.integers(0, len(ids), n)], categories=ids),
             "s": pd.array(ids[rng.integers(0, len(ids), n)], dtype="str"),
             "id6": rng.integers(0, n // 2, n),
+            "var": pd.Categorical([f"v{k}" for k in rng.integers(0, n, n)]),  # values of 2 to 6 bytes
             # page headers longer than pq_walk's prefetch: their statistics hold 160-byte minima and maxima
             "long": pd.array(np.char.add("L" * 150, ids[rng.integers(0, len(ids), n)].astype(str)), dtype="str"),
         })  # fmt: skip
         path = tmp_path / f"d{n}.parquet"
         frame.to_parquet(path, compression="snappy", row_group_size=n // 2)
         _check(path, runner)
+
+
+@needs_gxx
+def test_byte_arrays_of_one_length_or_not(tmp_path, launcher, launcher4):
+    """Values of one length are placed without a walk; lengths that differ while the page's size is still a
+    multiple of the first value's (4 + 4 bytes, 4 + 3, 4 + 5) go through the walk."""
+    frames = {
+        "same": pd.DataFrame({"s": pd.array(["abcd", "efgh", "ijkl"] * 7, dtype="str")}),
+        "sized alike": pd.DataFrame({"s": pd.array(["aaaa", "aaa", "aaaaa"] * 7, dtype="str")}),
+        "empty values": pd.DataFrame({"s": pd.array(["", "", "x"] * 7, dtype="str")}),
+    }
+    for name, frame in frames.items():
+        for use_dictionary in (True, False):
+            path = tmp_path / f"{name}{use_dictionary}.parquet"
+            frame.to_parquet(path, use_dictionary=use_dictionary)
+            for runner in (launcher, launcher4):
+                _check(path, runner)
 
 
 def _snappy(size: int, *tags) -> bytes:
