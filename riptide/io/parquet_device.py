@@ -322,11 +322,11 @@ class _Decoder:
         ok |= is_data & np.isin(enc, [0, 3]) & (page_kind == K.KIND_BOOL)
         ok &= ~(is_data & (typ == 0) & nullable[col] & (pt[:, K.P_DEFENC] != 3)) if n_pages else ok
         ok &= ~(is_data & (typ == 3) & (pt[:, K.P_REPLEN] != 0))
-        bad_cols = np.zeros(n_cols, dtype=bool)
-        np.logical_or.at(bad_cols, col[~ok], True)
+        # (pages come in chunk order and chunks in column order, so `chunk` and `col` never decrease: a column's or a
+        # chunk's pages are one run, found by a binary search)
+        bad_cols = np.bincount(col[~ok], minlength=n_cols) > 0
         # every column's data pages must hold its rows
-        rows = np.zeros(n_cols, dtype=np.int64)
-        np.add.at(rows, col[is_data], pt[is_data, K.P_NVALUES])
+        rows = np.bincount(col[is_data], weights=pt[is_data, K.P_NVALUES], minlength=n_cols).astype(np.int64)
         bad_cols |= rows != self.n_rows
         keep = ~bad_cols[col] if n_pages else np.zeros(0, dtype=bool)
 
@@ -339,11 +339,12 @@ class _Decoder:
         # rows: each data page's first row within its column; nullable columns' validity back to back
         nv = np.where(is_data, pt[:, K.P_NVALUES], 0)
         row_start = np.cumsum(nv) - nv
-        first_page = np.full(n_cols, n_pages, dtype=np.int64)
-        np.minimum.at(first_page, col, np.arange(n_pages))
-        last_page = np.full(n_cols, -1, dtype=np.int64)
-        np.maximum.at(last_page, col, np.arange(n_pages))
-        has_pages = first_page < n_pages
+        columns = np.arange(n_cols)
+        first_page = np.searchsorted(col, columns, side="left")
+        last_page = np.searchsorted(col, columns, side="right") - 1
+        has_pages = last_page >= first_page
+        first_page = np.where(has_pages, first_page, n_pages)  # a column without pages: n_pages and -1
+        last_page = np.where(has_pages, last_page, -1)
         col_row0 = np.where(has_pages, row_start[np.minimum(first_page, max(n_pages - 1, 0))] if n_pages else 0, 0)
         mask_base = np.cumsum(np.where(nullable, self.n_rows, 0)) - np.where(nullable, self.n_rows, 0)
         pt[:, K.P_MASK] = np.where(nullable[col], mask_base[col] + row_start - col_row0[col], -1) if n_pages else 0
@@ -351,8 +352,7 @@ class _Decoder:
         # dictionaries: each data page's dictionary page (the last one before it in its chunk)
         idx = np.arange(n_pages)
         last_dict = np.maximum.accumulate(np.where(is_dict, idx, -1)) if n_pages else idx
-        chunk_first = np.full(int(chunk.max()) + 1 if n_pages else 0, n_pages, dtype=np.int64)
-        np.minimum.at(chunk_first, chunk, idx)
+        chunk_first = np.searchsorted(chunk, np.arange(int(chunk.max()) + 1 if n_pages else 0), side="left")
         dict_page = np.where(last_dict >= chunk_first[chunk] if n_pages else False, last_dict, -1)
         pt[:, K.P_DICT] = np.where(is_data, dict_page, -1)
         strings = np.isin(page_kind, [K.KIND_STRING, K.KIND_CATEGORY]) & is_dict & keep
@@ -436,38 +436,33 @@ class _Decoder:
                 outputs[c] = dict(values=values)
         self._warps("pq_values", len(data_list), dec, pages, data_dev, len(data_list), self._device_i64(cols), valid,
                     vstart, voff, dpos, dlen, dmap, error)  # fmt: skip
-        # one read: error flag, value counts of nullable columns, byte counts of string columns
+        # one read: error flag, each column's value count (its pages' `valid` summed), string columns' byte counts
         first, last = t["first_page"], t["last_page"]
-        wanted = [error.astype(np.int64)]
-        for c, plan in enumerate(self.plans):
-            if c not in outputs:
-                continue
-            if last[c] >= 0:
-                wanted.append((csum[last[c]] - csum[first[c]] + valid[first[c]]).reshape(1))
-            else:
-                wanted.append(xp.zeros(1, dtype=np.int64))
-            if plan.kind == K.KIND_STRING:
-                outputs[c]["coff"] = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(outputs[c]["lens"],
-                                                                                           dtype=np.int64)])  # fmt: skip
-                wanted.append(outputs[c]["coff"][-1:])
+        has_pages = last >= 0
+        bounds = self._device_i64(np.stack([np.where(has_pages, first, 0), np.where(has_pages, last, 0)]))
+        n_values = csum[bounds[1]] - csum[bounds[0]] + valid[bounds[0]]
+        wanted = [error.astype(np.int64), n_values]
+        strings = [c for c, plan in enumerate(self.plans) if c in outputs and plan.kind == K.KIND_STRING]
+        for c in strings:
+            outputs[c]["coff"] = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(outputs[c]["lens"],
+                                                                                       dtype=np.int64)])  # fmt: skip
+            wanted.append(outputs[c]["coff"][-1:])
         sizes = _device.to_host(xp.concatenate(wanted)).tolist()  # one read: the sizes the last step allocates
         if sizes[0]:
             return None
-        at = 1
+        counts = np.where(has_pages, sizes[1 : 1 + len(self.plans)], 0)
+        n_chars_of = dict(zip(strings, sizes[1 + len(self.plans) :]))
         decoded = {}
         for c, plan in enumerate(self.plans):
             if c not in outputs:
                 continue
-            n_valid = sizes[at]
-            at += 1
+            n_valid = int(counts[c])
             m = None
             if plan.nullable and n_valid < self.n_rows:
                 base = int(t["mask_base"][c])
                 m = mask[base : base + self.n_rows].view(np.bool_)
             if plan.kind == K.KIND_STRING:
-                n_chars = sizes[at]
-                at += 1
-                column = self._strings(dec, plan, outputs[c], n_valid, n_chars, m)
+                column = self._strings(dec, plan, outputs[c], n_valid, n_chars_of[c], m)
             else:
                 column = self._fixed(plan, outputs[c]["values"][: self.n_rows], m, categories.get(c))
             decoded[plan.name] = (column, m is not None)
@@ -495,13 +490,19 @@ class _Decoder:
         offsets = {c: xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(dlen[lo:hi], dtype=np.int64)])
                    for c, (lo, hi, _) in spans.items()}  # fmt: skip
         totals = _device.to_host(xp.concatenate([o[-1:] for o in offsets.values()])).tolist()  # one read: sizes
+        columns = []
         for (c, (lo, hi, per_dict)), n_chars in zip(spans.items(), totals):
             chars = xp.empty(max(n_chars, 1), dtype=np.uint8)
             self._threads("pq_gather_strings", hi - lo, dec, dpos[lo:hi], offsets[c], hi - lo, chars)
             entries = StringColumn(offsets[c], chars[:n_chars], None, None)
-            same = _repeated_dictionary(entries, per_dict, n_chars, xp)
-            if same is not None:
-                codes, cats = same
+            columns.append((c, lo, hi, per_dict, entries, _same_dictionaries(entries, per_dict, n_chars, xp)))
+        # one read: whether each column's row groups share one dictionary
+        flags = [same for *_, same in columns if not isinstance(same, bool)]
+        shared = iter(_device.to_host(xp.stack(flags)).tolist() if flags else [])
+        for c, lo, hi, per_dict, entries, same in columns:
+            if same if isinstance(same, bool) else next(shared):
+                n0 = int(per_dict[0])  # the dictionary is the categories: no factorization needed
+                codes, cats = xp.tile(xp.arange(n0, dtype=np.int64), len(per_dict)), entries.slice(0, n0)
             else:
                 codes, cats = _first_appearance(entries, xp)
             dmap[lo:hi] = codes.astype(np.int32)
@@ -558,21 +559,17 @@ def _spread(values: Any, m: Any, fill: Any, xp: Any) -> Any:
     return xp.where(m, values[xp.maximum(rank, 0)], xp.asarray(fill, dtype=values.dtype))
 
 
-def _repeated_dictionary(entries: Any, per_dict: np.ndarray, n_chars: int, xp: Any) -> tuple[Any, Any] | None:
-    """Codes and categories when every row group has the same dictionary (pandas' categoricals are written so):
-    the dictionary is the categories, no factorization needed. None when the dictionaries differ."""
+def _same_dictionaries(entries: Any, per_dict: np.ndarray, n_chars: int, xp: Any) -> Any:
+    """Whether every row group has the same dictionary (pandas' categoricals are written so): a bool when the
+    sizes tell, else a device boolean to read. ``entries``: the row groups' dictionaries back to back."""
     k = len(per_dict)
     if k == 0 or np.any(per_dict != per_dict[0]) or n_chars % k:
-        return None
+        return False
+    if k == 1:
+        return True
     n0, t0 = int(per_dict[0]), n_chars // k
-    if k > 1:
-        lengths = entries.lengths()
-        chars = entries.chars
-        same = xp.logical_and((lengths.reshape(k, n0) == lengths[:n0]).all(),
-                              (chars.reshape(k, t0) == chars[:t0]).all())  # fmt: skip
-        if not bool(same):  # one scalar read: whether the row groups share one dictionary
-            return None
-    return xp.tile(xp.arange(n0, dtype=np.int64), k), entries.slice(0, n0)
+    lengths, chars = entries.lengths(), entries.chars
+    return xp.logical_and((lengths.reshape(k, n0) == lengths[:n0]).all(), (chars.reshape(k, t0) == chars[:t0]).all())
 
 
 def _first_appearance(entries: Any, xp: Any) -> tuple[Any, Any]:
