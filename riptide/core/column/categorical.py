@@ -113,8 +113,11 @@ class CategoricalColumn(Column):
 
     def to_arrow(self) -> pa.DictionaryArray:
         codes = _device.to_host(self.codes)
-        indices = pa.array(codes, mask=codes < 0)
-        return pa.DictionaryArray.from_arrays(indices, self.categories.to_arrow(), ordered=self.ordered)
+        missing = codes < 0
+        # without missing values the codes' buffer is the indices as they are (no validity bitmap to build)
+        indices = pa.array(codes, mask=missing) if missing.any() else pa.array(codes)
+        # safe=False: codes index their categories by construction (the check is a pass over every row)
+        return pa.DictionaryArray.from_arrays(indices, self.categories.to_arrow(), ordered=self.ordered, safe=False)
 
     def take_or_missing(self, indices: Any) -> CategoricalColumn:
         if self.size == 0:  # only missing rows can come from an empty column: code -1, the same categories
