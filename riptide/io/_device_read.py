@@ -18,6 +18,7 @@ b'a,b\\n1,2\\n'
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import threading
 import types
@@ -31,6 +32,8 @@ __all__ = ["PIECE", "read_file", "read_ranges"]
 
 PIECE = 8 << 20  # bytes per parallel read (and per copy to the device)
 
+_pool_lock = threading.Lock()
+_pool: list[Any] = [None]  # see _reader_pool
 _pinned_lock = threading.Lock()
 _pinned: list[Any] = [None]  # the reusable pinned staging buffer (grows; allocating pinned memory is slow)
 
@@ -80,6 +83,15 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
     return device
 
 
+def _reader_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The readers' long-lived threads (new ones per call cost milliseconds and, on the GPU, a CUDA stream each)."""
+    with _pool_lock:
+        if _pool[0] is None:
+            _pool[0] = concurrent.futures.ThreadPoolExecutor(min(16, os.cpu_count() or 1),
+                                                             thread_name_prefix="riptide-read")  # fmt: skip
+        return _pool[0]
+
+
 def _pread_all(path: str, pieces: list, host: np.ndarray, then: Any) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -99,9 +111,12 @@ def _pread_all(path: str, pieces: list, host: np.ndarray, then: Any) -> None:
             for piece in pieces:
                 read(piece)
         else:
-            # the transfer module's long-lived threads: new ones per call cost milliseconds (and, on the GPU, each
-            # new thread makes its own CUDA stream)
-            pool = _transfer._pool(min(16, os.cpu_count() or 1))
-            _transfer._wait_all([pool.submit(read, piece) for piece in pieces])
+            pool = _reader_pool()
+            futures = []
+            try:
+                for piece in pieces:
+                    futures.append(pool.submit(read, piece))
+            finally:
+                _transfer._wait_all(futures)  # every submitted read is done before the file is closed
     finally:
         os.close(fd)

@@ -30,7 +30,7 @@ Data flow (``n_pages`` is a few thousand for a file of 1e7 rows: pyarrow writes 
 6. ``pq_values`` (one warp per data page, one launch for all columns) decodes PLAIN values, booleans (PLAIN and
    RLE) and dictionary indices (RLE / bit-packed hybrid), gathering from the dictionary page: fixed-width values,
    string (position, length) pairs, or category codes.
-7. One read of a few numbers (an error flag, each nullable column's value count, each string column's byte count)
+7. One read of a few numbers (an error flag, each column's value count, each string column's byte count)
    sizes the last step: strings' lengths are scanned into offsets and ``pq_gather_strings`` copies their bytes;
    columns with missing values spread the compact values over the rows (a ``cumsum`` of the validity and one
    gather), with the fill pandas' Arrow conversion uses (0, ``False``, NaT, code -1).

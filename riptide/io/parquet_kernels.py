@@ -7,7 +7,10 @@ The source is written so that it also compiles as plain C++ (g++), where the tes
   (32 on the device; the host build picks 1 for speed, or 4 with one OS thread per lane, to exercise the
   cross-lane logic): ``warp_bcast`` (a shuffle from one lane), ``warp_sync`` (``__syncwarp``, also the memory
   fence between the lanes) and ``warp_sum``;
-* ``__shared__`` arrays indexed by the warp within the block (``WPB`` warps per block);
+* ``__shared__`` arrays indexed by the warp within the block (``WPB`` warps per block), and for the kernels whose
+  warps share a page (``pq_snappy_index``, ``pq_byte_arrays``) a ``Chain`` per block: ``block_sync``
+  (``__syncthreads``) and turn counters in shared memory that a warp's lane 0 waits on and hands on after a
+  ``__threadfence_block`` (a host block is one warp: it never waits);
 * every scalar parameter is ``long long`` and every array a pointer, so a generic host harness can call any
   kernel from a list of 64-bit words.
 
@@ -340,11 +343,11 @@ extern "C" __global__ void pq_walk(const u8* buf, const i64* chunks, i64 n_chunk
 //     all start and end in the window (-1 otherwise);
 // in parallel with the other warps, since none of this depends on where the chain enters the window. Then, in
 // window order (a turn counter in shared memory), it
-//  3. takes the chain's entry point, item count and output count from the previous window; lane 0 follows the
-//     chain, JUMP items per dependent shared-memory load (one at a time near the window's end), recording each
-//     step's first item (an anchor); the lanes sum their anchors' items' weights (a prefix sum) and the warp hands
-//     the chain on;
-//  4. expands its anchors into the items, in order, and emits them.
+//  3. takes the chain's entry point and item count from the previous window; lane 0 follows the chain, JUMP items
+//     per dependent shared-memory load (one at a time near the window's end), recording each step's first item (an
+//     anchor), and hands the chain on;
+//  4. sums its items' weights over the lanes (a prefix sum), takes the weights before the window from the previous
+//     window's warp and hands the total on (a second turn counter), and emits the items in order.
 // A megabyte dictionary page of short strings holds a hundred thousand values, and its Snappy stream twice as many
 // tags: only step 3 is in order, everything else is spread over the lanes and the warps.
 #define STAGED 1024
@@ -706,9 +709,9 @@ DEV void snappy_warp(const u8* src, i64 n, u8* dst, i64 expect, int header, int*
 // and a tag starts at every block boundary of the output. pq_snappy_index (one block per large page) finds, for each
 // block, the input position of the tag that starts it, so that pq_decompress gives each block its own warp. The
 // walk checks what it relies on: a page where a copy crosses a block start or a tag spans a block boundary (another
-// compressor) gets index -1 at its first block and is decoded by one warp. Each lane decodes the tags that would
-// start at its bytes of a window of the input, walk_chain finds the real ones, and a prefix sum of their lengths
-// gives their output positions.
+// compressor) gets index -1 at its first block and is decoded by one warp. walk_chain finds the tags from the size
+// of the tag that would start at each byte (snappy_tag_size), a prefix sum of their lengths gives their output
+// positions, and each real tag is decoded whole (snappy_tag) for the checks.
 #define SNAPPY_BLOCK 65536
 
 DEV void snappy_index_block(const u8* src, i64 n, i64 expect, i64* index, int* error) {
@@ -901,7 +904,7 @@ DEV void walk_byte_arrays(const u8* dec, const u8* p, const u8* end, i64 count, 
     Staged& s = staged_window();
     i64 n = end - p;
     i64 width = n >= 4 && count > 0 ? 4 + (i64)load_u32(p) : 0;
-    if (width > 0 && n == count * width) {
+    if (width > 0 && n % width == 0 && n / width == count) {  // (a product could wrap for a corrupt count)
         int lane = lane_id(), varying = 0;
         for (i64 k = (i64)rank * WARP + lane; k < count; k += (i64)warps * WARP) {
             varying |= (i64)load_u32(p + k * width) != width - 4;

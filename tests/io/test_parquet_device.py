@@ -211,37 +211,44 @@ def test_snappy_copies_of_copies(tmp_path, launcher, launcher4):
         _check(path, runner)
 
 
+def _many_windows_frame(n: int) -> pd.DataFrame:
+    """Dictionary pages of tens of thousands of short entries (the db-benchmark's id3), values of varying lengths,
+    and page headers longer than pq_walk's prefetch."""
+    rng = np.random.default_rng(8)
+    ids = np.array([f"id{k:010d}" for k in range(n // 2)], dtype=object)
+    return pd.DataFrame({
+        "id3": pd.Categorical(ids[rng.integers(0, len(ids), n)], categories=ids),
+        "s": pd.array(ids[rng.integers(0, len(ids), n)], dtype="str"),
+        "id6": rng.integers(0, n // 2, n),
+        "var": pd.Categorical([f"v{k}" for k in rng.integers(0, n, n)]),  # values of 2 to 7 bytes
+        # page headers longer than pq_walk's prefetch: their statistics hold 160-byte minima and maxima
+        "long": pd.array(np.char.add("L" * 150, ids[rng.integers(0, len(ids), n)].astype(str)), dtype="str"),
+    })  # fmt: skip
+
+
 @needs_gxx
 def test_dictionary_pages_of_many_windows(tmp_path, launcher, launcher4):
-    """Dictionary pages of tens of thousands of short entries (the db-benchmark's id3): the walks through the
-    entries and through the Snappy tags cross many windows, and the page is split into Snappy blocks. Also page
-    headers longer than pq_walk's prefetch."""
-    rng = np.random.default_rng(8)
+    """The walks through the entries and through the Snappy tags cross many windows, and the page is split into
+    Snappy blocks (the host build runs one warp per block: the GPU test below hands windows between warps)."""
     for n, runner in ((60_000, launcher), (3_000, launcher4)):
-        ids = np.array([f"id{k:010d}" for k in range(n // 2)], dtype=object)
-        frame = pd.DataFrame({
-            "id3": pd.Categorical(ids[rng.integers(0, len(ids), n)], categories=ids),
-            "s": pd.array(ids[rng.integers(0, len(ids), n)], dtype="str"),
-            "id6": rng.integers(0, n // 2, n),
-            "var": pd.Categorical([f"v{k}" for k in rng.integers(0, n, n)]),  # values of 2 to 6 bytes
-            # page headers longer than pq_walk's prefetch: their statistics hold 160-byte minima and maxima
-            "long": pd.array(np.char.add("L" * 150, ids[rng.integers(0, len(ids), n)].astype(str)), dtype="str"),
-        })  # fmt: skip
         path = tmp_path / f"d{n}.parquet"
-        frame.to_parquet(path, compression="snappy", row_group_size=n // 2)
+        _many_windows_frame(n).to_parquet(path, compression="snappy", row_group_size=n // 2)
         _check(path, runner)
+
+
+ONE_LENGTH_OR_NOT = {
+    "same": ["abcd", "efgh", "ijkl"],
+    "sized alike": ["aaaa", "aaa", "aaaaa"],  # 8 + 7 + 9 bytes: a multiple of the first value's 8
+    "empty values": ["", "", "x"],
+}
 
 
 @needs_gxx
 def test_byte_arrays_of_one_length_or_not(tmp_path, launcher, launcher4):
     """Values of one length are placed without a walk; lengths that differ while the page's size is still a
-    multiple of the first value's (4 + 4 bytes, 4 + 3, 4 + 5) go through the walk."""
-    frames = {
-        "same": pd.DataFrame({"s": pd.array(["abcd", "efgh", "ijkl"] * 7, dtype="str")}),
-        "sized alike": pd.DataFrame({"s": pd.array(["aaaa", "aaa", "aaaaa"] * 7, dtype="str")}),
-        "empty values": pd.DataFrame({"s": pd.array(["", "", "x"] * 7, dtype="str")}),
-    }
-    for name, frame in frames.items():
+    multiple of the first value's go through the walk."""
+    for name, values in ONE_LENGTH_OR_NOT.items():
+        frame = pd.DataFrame({"s": pd.array(values * 7, dtype="str")})
         for use_dictionary in (True, False):
             path = tmp_path / f"{name}{use_dictionary}.parquet"
             frame.to_parquet(path, use_dictionary=use_dictionary)
@@ -390,6 +397,24 @@ def test_gpu_matches_pyarrow(tmp_path, monkeypatch, options):
     assert got is not None
     monkeypatch.setenv("RIPTIDE_PARQUET_DEVICE", "0")
     pd.testing.assert_frame_equal(got.to_pandas(), rt.read_parquet(path).to_pandas())
+
+
+@pytest.mark.skipif(not _device.is_gpu(), reason="needs a GPU")
+@pytest.mark.parametrize("n", [60_000, 400_000])
+def test_gpu_walks_of_many_windows(tmp_path, monkeypatch, n):
+    """The warps of a block hand a page's windows on to each other (pages of many windows, Snappy pages over 64 KB);
+    values of one length and pages sized alike go through the parallel check."""
+    frames = {"many": _many_windows_frame(n)}
+    frames.update({name: pd.DataFrame({"s": pd.array(values * (n // 3), dtype="str")})
+                   for name, values in ONE_LENGTH_OR_NOT.items()})  # fmt: skip
+    for name, frame in frames.items():
+        path = tmp_path / f"{name}.parquet"
+        frame.to_parquet(path, compression="snappy", row_group_size=n // 2)
+        got = read_parquet_device(str(path))
+        assert got is not None, name
+        with monkeypatch.context() as m:
+            m.setenv("RIPTIDE_PARQUET_DEVICE", "0")
+            pd.testing.assert_frame_equal(got.to_pandas(), rt.read_parquet(path).to_pandas())
 
 
 @needs_gxx
