@@ -36,8 +36,9 @@ Data flow (``n_pages`` is a few thousand for a file of 1e7 rows: pyarrow writes 
    gather), with the fill pandas' Arrow conversion uses (0, ``False``, NaT, code -1).
 
 So: one metadata read (host), one file read and one upload, 6 kernel launches (+ the factorization of the
-categorical dictionaries, + one string gather per string column), and four small device-to-host reads (page
-counts, page table, categorical sizes when there are categorical columns, the final sizes).
+categorical dictionaries, + one string gather per string column), and a few small device-to-host reads (page
+counts, page table and error flag, the final sizes; with categorical columns also their dictionaries' sizes and
+whether each column's row groups share one dictionary).
 
 What goes to pyarrow (:mod:`riptide.io.parquet` reads those columns with pyarrow and the result is the same):
 nested types, repeated fields, codecs other than Snappy / uncompressed, encodings other than PLAIN, RLE and
