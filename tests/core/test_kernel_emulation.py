@@ -512,6 +512,8 @@ static inline long long __double_as_longlong(double d) { long long v; std::memcp
 template <typename T, typename U> static inline T atomicAdd(T* p, U v) { T old = *p; *p = (T)(old + (T)v); return old; }
 template <typename T, typename U> static inline T atomicMin(T* p, U v) { T old = *p; if ((T)v < old) *p = (T)v; return old; }
 template <typename T, typename U> static inline T atomicMax(T* p, U v) { T old = *p; if ((T)v > old) *p = (T)v; return old; }
+static inline int __popc(unsigned int v) { return __builtin_popcount(v); }
+template <typename T> static inline T atomicCAS(T* p, T compare, T v) { T old = *p; if (old == compare) *p = v; return old; }
 template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
 """
 
@@ -582,3 +584,51 @@ def test_fake_cupy_dense_grouping(fake_device_columns, dtype, sort):
             (values_of_groups,) = groups.key_values
             assert values_of_groups.dtype == key.dtype
             np.testing.assert_array_equal(values_of_groups.data, key.take(expected.first_rows).data)
+
+
+# --- the hash table's aggregating insert for string keys, on the stand-in CuPy -----------------------------------------
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("dropna", [True, False])
+@pytest.mark.parametrize("n_keys", [3, 12, 100, 700])  # the shared-memory stage (key cache), and past it (global stage)
+def test_fake_cupy_string_hash_aggregation(fake_device_columns, monkeypatch, n_keys, dropna, sort):
+    """group_rows_aggregating of a string key through the hash table's kernels (compiled by g++): keys of 0 to 7
+    bytes (packed in the block's key cache) beside longer ones, unicode, NUL bytes and keys alike in their first 8
+    bytes (the one-block numbering's prefixes), missing keys dropped or kept; the groups' keys come out at the size
+    the kernel counted (a wrong count fails the take) and match pandas'."""
+    from riptide.core.column import as_column
+    from riptide.core.kernels import segments
+    from riptide.core.ops import grouping
+
+    rng = np.random.default_rng(n_keys)
+    n = 20_000  # past the hash paths' 2**14-row threshold
+    labels = np.array(["", "a", "id042", "ab\u00e9", "1234567", "12345678", "a much longer key", "a\x00",
+                       "12345678\x00", "123456789", "12345678a", "\u00e9"]
+                      + [f"k{i}" * (1 + i % 5) for i in range(n_keys)], dtype=object)[:n_keys]  # fmt: skip
+    values = pd.Series(labels[rng.integers(0, n_keys, n)], dtype="str")
+    values[rng.random(n) < 0.03] = None
+    hidden = rng.random(n) < 0.03  # made missing under the mask, keeping their bytes
+    key = as_column(values, xp=np).set_missing(hidden)
+    values[hidden] = None
+    weights = as_column(rng.standard_normal(n), xp=np)
+
+    # The device-only steps after the kernel, on NumPy: the distinct keys' ranks (by pandas; the sort-based grouping's
+    # device code does not run on this one-thread stand-in) and the small takes.
+    def pandas_rank(columns: list, owners: np.ndarray) -> np.ndarray:
+        at_owners = values.iloc[np.asarray(owners)].reset_index(drop=True)
+        return (at_owners.rank(method="first", na_option="bottom").to_numpy() - 1).astype(np.int64)
+
+    monkeypatch.setattr(grouping, "_rank_distinct_keys", pandas_rank)
+    monkeypatch.setattr(segments, "_SMALL_TAKE", -1)
+    expected = pd.Series(weights.data).groupby(values, sort=sort, dropna=dropna)
+    sizes, sums = expected.size(), expected.sum()
+    got = grouping.group_rows_aggregating([key], [(weights, "sum"), (None, "size")], sort=sort, dropna=dropna)
+    assert got.n_groups == len(sizes)
+    np.testing.assert_array_equal(got.sizes(), sizes.to_numpy())
+    np.testing.assert_allclose(got.partial(weights, "sum"), sums.to_numpy(), rtol=1e-12, atol=1e-12)
+    (keys_of_groups,) = got.key_values
+    offsets, chars = keys_of_groups.offsets, keys_of_groups.chars
+    assert chars.shape[0] == offsets[-1]  # the counted size is the keys' size
+    texts = [bytes(chars[a:b]).decode() for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
+    missing = keys_of_groups.isna() if keys_of_groups.mask is not None else np.zeros(len(texts), bool)
+    assert [None if m else t for t, m in zip(texts, missing, strict=True)] == [
+        None if k is None or k != k else k for k in sizes.index]

@@ -203,3 +203,20 @@ def test_grouping_without_aggregation_on_small_integer_keys():
     assert_series_equal(df["k"].value_counts(), pdf["k"].value_counts())
     sorted_pdf = pdf.sort_values("v", ascending=False)
     assert_frame_equal(rt.from_pandas(sorted_pdf).groupby("k", sort=False).head(2), sorted_pdf.groupby("k", sort=False).head(2))
+
+
+@pytest.mark.parametrize("n_groups", [5, 300, 600])  # the shared-memory stage (one block numbers the keys), and past it
+@pytest.mark.parametrize("sort", [True, False])
+def test_string_keys_alike_in_their_first_bytes(n_groups, sort):
+    """One string key (missing values dropped): keys that differ only past their 8th byte, by a NUL byte or by their
+    length, unicode and the empty string, in pandas' order with pandas' sums and means."""
+    rng = np.random.default_rng(n_groups)
+    special = ["", "a", "a\x00", "12345678", "12345678\x00", "123456789", "12345678a", "\u00e9", "e\u0301"]
+    labels = np.array(special + [f"id{i:03d}" * (1 + i % 3) for i in range(n_groups)], dtype=object)[:n_groups]
+    keys = pd.Series(labels[rng.integers(0, n_groups, N)], dtype="str")
+    keys[rng.random(N) < 0.02] = None
+    pdf = pd.DataFrame({"k": keys, "v": rng.standard_normal(N)})
+    df = rt.from_pandas(pdf)
+    for op in ("sum", "mean", "size"):
+        got, expected = getattr(df.groupby("k", sort=sort)["v"], op)(), getattr(pdf.groupby("k", sort=sort)["v"], op)()
+        assert_series_equal(got, expected, **({} if op == "size" else _TOLERANCE))

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pandas.testing as pdt
 import pytest
-from conftest import assert_index_equal, assert_series_equal
+from conftest import assert_frame_equal, assert_index_equal, assert_series_equal
 
 import riptide as rt
 from riptide import _device
@@ -228,3 +228,20 @@ def test_info_with_a_multiindex(frame: pd.DataFrame) -> None:
     expected_series = _info(series).replace("<class 'pandas.", "<class 'riptide.")
     assert _info(rt.from_pandas(frame)).rsplit("data on:", 1)[0] == expected_frame
     assert _info(rt.from_pandas(series)).rsplit("data on:", 1)[0] == expected_series
+
+
+def test_missing_strings_kept_as_keys_ignore_their_hidden_bytes():
+    """Strings made missing by ``where`` keep their bytes under the mask; kept as keys (groupby dropna=False, a
+    merge's null keys) they are one key whatever those bytes were (the GPU hash tables once split them)."""
+    n = 40_000  # past the hash tables' row threshold
+    p = pd.Series(np.array(["a", "bb", "ccc", "dd"], dtype=object)[np.arange(n) % 4], dtype="str")
+    s = rt.Series(p)
+    masked, p_masked = s.where(s != "bb").where(s != "ccc"), p.where(p != "bb").where(p != "ccc")
+    assert_series_equal(masked.groupby(masked, dropna=False).size(), p_masked.groupby(p_masked, dropna=False).size())
+    values = np.arange(n, dtype=np.float64)
+    got = rt.Series(values).groupby(masked, dropna=False).sum()
+    assert_series_equal(got, pd.Series(values).groupby(p_masked, dropna=False).sum())
+    left = rt.DataFrame({"k": masked, "v": values})
+    right = rt.DataFrame({"k": rt.Series(pd.Series(["a", None], dtype="str")), "w": [1.0, 2.0]})
+    expected = pd.DataFrame({"k": p_masked, "v": values}).merge(right.to_pandas(), on="k")
+    assert_frame_equal(left.merge(right, on="k"), expected)

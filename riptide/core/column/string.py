@@ -67,12 +67,14 @@ class StringColumn(Column):
         return self._like(self.offsets, self.chars, self._combined_mask(missing))
 
     # --- layout operations -------------------------------------------------------------
-    def take(self, indices: Any) -> StringColumn:
+    def take(self, indices: Any, *, n_bytes: int | None = None) -> StringColumn:
+        """The rows at ``indices``; ``n_bytes``, the taken rows' total bytes when the caller knows them, spares the
+        device path its read of the size."""
         xp = self.xp
         if xp is np:
             return self._take_host(indices)
         starts, new_offsets = segments.take_offsets(self.offsets, indices, xp)
-        chars = segments.gather_segments(self.chars, starts, new_offsets, xp)
+        chars = segments.gather_segments(self.chars, starts, new_offsets, xp, total=n_bytes)
         mask = None if self.mask is None else self.mask[indices]
         return self._like(new_offsets, chars, mask)
 

@@ -192,10 +192,13 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     else:
         name = "hash_aggregate"
         table = "i64* table, const i64 mask, u64* status, const u64 limit, const i64 max_steps"
-        # status[0]: keys claimed, status[1]: the table is full; each accumulator has a word for every slot and
-        # for the one-word tables' reserved key.
-        status = "u64* claimed = status; volatile u64* overflow = status + 1; const i64 n_slots = mask + 2;"
-        find_slot = hashing.find_slot_source(word_types, n_strings) + "\n        if (slot < 0) break;"
+        # status[0]: keys claimed, status[1]: the table is full, then each string key's distinct bytes; each
+        # accumulator has a word for every slot and for the one-word tables' reserved key.
+        status = ("u64* claimed = status; volatile u64* overflow = status + 1; u64* key_bytes = status + 2; "
+                  "const i64 n_slots = mask + 2;")  # fmt: skip
+        cache = shared and hashing.key_cache_usable(word_types, n_strings)
+        find_slot = hashing.find_slot_source(word_types, n_strings, count_bytes=True, key_cache=cache)
+        find_slot += "\n        if (slot < 0) break;"
         stop_if_full = "if (*overflow) return;"
     body = "\n            ".join(f"if (m{k}[i]) {_accumulate(k, d, kind, masked=True)}" if specs[k][2] else
                                   _accumulate(k, d, kind) for k, (d, kind) in enumerate(dtypes_kinds))  # fmt: skip
@@ -205,6 +208,9 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
         for k, (d, kind) in enumerate(dtypes_kinds):
             setup.append(f"long long* S{k} = shared_words + {k} * n_slots;")
             setup.append(f"for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) S{k}[s] = {_literal(_identity(d, kind))};")
+        if not dense and hashing.key_cache_usable(word_types, n_strings):  # the block's cache of the slots' keys
+            setup.append(f"u64* key_cache = (u64*)(shared_words + {len(specs)} * n_slots);")
+            setup.append(f"for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) key_cache[s] = {hashing.KEY_UNKNOWN};")
         setup.append("__syncthreads();")
         local_body = body
         for k in range(len(specs)):
@@ -386,6 +392,9 @@ class AggregatedTable:
     n_distinct: int
     n_requested: int
     _occupied: Any = None  # a dense table's occupied slots, in ascending order
+    # a hash table's: the bytes of each string key's distinct values (those of the rows that claimed the slots)
+    key_bytes: tuple[int, ...] = ()
+    _numbered: Any = None  # a small one-string-key table's groups in key order (_sorted_string_groups' rows)
 
     @property
     def dense(self) -> bool:
@@ -407,6 +416,33 @@ class AggregatedTable:
         decoded to float64 (+-inf where a slot saw no value): one gather of every accumulator at once."""
         picked = _gather_rows(self.words, self.n_requested, slots)
         return [_decoded(picked[k], np.dtype(d), kind) for k, (d, kind, _) in enumerate(self.specs[: self.n_requested])]
+
+    def in_group_order(self, occupied: Any, owners: Any, group_of: Any) -> tuple[Any, Any, list[Any]]:
+        """Given each occupied slot's group number (``group_of``, aligned with :meth:`occupied_slots`' two arrays;
+        a hash table's), the slot and the owner row of each group and each request's result per group, as
+        ``at_slots`` gives them: in one launch, where a scatter, a take and a gather take three."""
+        import cupy as cp
+
+        m, n_rows = int(occupied.shape[0]), self.n_requested
+        placed = cp.empty((2 + n_rows, m), dtype=np.int64)
+        if m:
+            group_of = cp.ascontiguousarray(group_of, dtype=np.int64)
+            hashing.launch(_place_groups_kernel(), (2 + n_rows) * m,
+                           (self.words, np.int64(self.words.shape[1]), np.int64(n_rows), occupied, owners, group_of,
+                            np.int64(m), placed))  # fmt: skip
+        results = [_decoded(placed[2 + k], np.dtype(d), kind) for k, (d, kind, _) in enumerate(self.specs[:n_rows])]
+        return placed[0], placed[1], results
+
+    def sorted_string_groups(self) -> tuple[Any, Any, list[Any], Any, Any] | None:
+        """For a small table of one string key filled with ``sort_strings`` (else None), its groups in the keys'
+        sorted order: each group's slot, its owner row, each request's result (as :meth:`at_slots`), and where each
+        group's key starts in the key column's bytes with the offsets of the groups' keys (d + 1)."""
+        if self._numbered is None:
+            return None
+        d, n_rows = self.n_distinct, self.n_requested
+        rows = self._numbered
+        results = [_decoded(rows[2 + k, :d], np.dtype(t), kind) for k, (t, kind, _) in enumerate(self.specs[:n_rows])]
+        return rows[0, :d], rows[1, :d], results, rows[2 + n_rows, :d], rows[3 + n_rows, : d + 1]
 
     def occupied_slots(self) -> tuple[Any, Any]:
         """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``; a hash table's
@@ -435,14 +471,15 @@ class AggregatedTable:
         return per_slot.take(hashing.probe_table(self.table, keys))  # a left-out row's slot -1 reads the last value
 
 
-def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]],
-                   dense: DenseLayout | None = None) -> AggregatedTable:  # fmt: skip
+def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]], dense: DenseLayout | None = None,
+                   sort_strings: bool = False) -> AggregatedTable:  # fmt: skip
     """Insert every row of ``keys`` and reduce ``requests`` per slot: triples of a values array (one per row; None
     for the kinds that read none, ``size`` and ``first_row``), a kind of :data:`KINDS` and the values' validity (a
     bool array, or None when every value counts). ``requests`` must satisfy :func:`supports`.
 
     With ``dense`` (from :func:`dense_layout` of the same keys) the rows go to a directly addressed table, else to
-    a hash table."""
+    a hash table. ``sort_strings``: when the keys are one string column and fit the shared-memory stage, also number
+    the groups in the keys' sorted order before the key count is read (:meth:`AggregatedTable.sorted_string_groups`)."""
     if keys.n > hashing.MAX_ROWS:
         raise ValueError(f"hash tables take at most {hashing.MAX_ROWS} rows, got {keys.n}")
     specs = tuple(("int64" if values is None else str(values.dtype), kind, valid is not None)
@@ -451,7 +488,7 @@ def aggregate_rows(keys: KeyWords, requests: list[tuple[Any, str, Any]],
     valids = [valid for _, _, valid in requests if valid is not None]
     if dense is not None:
         return _aggregate_dense(keys, specs, values, valids, dense)
-    return _aggregate_hashed(keys, specs, values, valids)
+    return _aggregate_hashed(keys, specs, values, valids, sort_strings)
 
 
 @functools.cache
@@ -460,29 +497,38 @@ def _identities(specs: tuple[tuple[str, str, bool], ...]) -> tuple[int, ...]:
     return tuple(int(_identity_bits(np.dtype(d), kind)) for d, kind, _ in specs)
 
 
-def _fits_shared(n_slots: int, n_accumulators: int) -> bool:
-    return n_slots <= _SHARED_SLOTS + 1 and 8 * n_slots * n_accumulators <= _SHARED_BYTES
+def _fits_shared(n_slots: int, n_words: int) -> bool:
+    """Whether ``n_words`` shared-memory words per slot (accumulators, a key cache) fit a block."""
+    return n_slots <= _SHARED_SLOTS + 1 and 8 * n_slots * n_words <= _SHARED_BYTES
 
 
-def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: list[Any]) -> AggregatedTable:
+def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: list[Any],
+                      sort_strings: bool = False) -> AggregatedTable:  # fmt: skip
     n_words, n_strings, has_valid = keys.layout
     one_word = (n_words, n_strings) == (1, 0)
     full = hashing.final_capacity(keys.n)
     stages = sorted({min(stage, full) for stage in _STAGES} | {full})
+    cache_words = int(hashing.key_cache_usable(keys.word_types, n_strings))
     for capacity in stages:
-        shared = _fits_shared(capacity + 1, len(specs))
+        shared_words = len(specs) + cache_words
+        shared = _fits_shared(capacity + 1, shared_words)
         # The accumulators have a word for every slot and for the one-word tables' reserved key.
-        memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1)
+        memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1, extra_status=n_strings)
         table, stored, words, status = memory.table, memory.stored, memory.accumulators, memory.status
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n), *values,
                 *valids, words)  # fmt: skip
-        _launch(kernel, keys.n, args, shared, capacity + 1, len(specs))
-        n_distinct, overflowed = (int(x) for x in to_host(status))  # one read: the key count, and whether they fit
+        _launch(kernel, keys.n, args, shared, capacity + 1, shared_words)
+        # A small table of one string key is numbered in key order by one more launch, queued before the read below
+        # (it reads the count on the device), so that the host has little left to do once the count is known.
+        numbered = (_sorted_string_groups(keys, table, capacity, status, words, len(specs))
+                    if sort_strings and shared and cache_words else None)  # fmt: skip
+        # one read: the key count, whether they fit, and the string keys' distinct bytes
+        n_distinct, overflowed, *key_bytes = (int(x) for x in to_host(status))
         if not overflowed:
             return AggregatedTable(HashTable(keys, table, None, stored, n_distinct), words, specs, n_distinct,
-                                   len(specs))  # fmt: skip
+                                   len(specs), key_bytes=tuple(key_bytes), _numbered=numbered)  # fmt: skip
     raise AssertionError("the last stage's table holds every row")  # pragma: no cover
 
 
@@ -507,12 +553,15 @@ def _aggregate_dense(keys: KeyWords, specs: tuple, values: list[Any], valids: li
     return AggregatedTable(layout, words, specs, int(occupied.shape[0]), n_requested, occupied)
 
 
-def _launch(kernel: Any, n: int, args: tuple, shared: bool, n_slots: int, n_accumulators: int) -> None:
+def _launch(kernel: Any, n: int, args: tuple, shared: bool, n_slots: int, n_shared_words: int) -> None:
     import cupy as cp
 
-    if shared:  # few blocks, each over many rows: fewer shared-to-global merges
-        hashing.launch(kernel, n, args, max_blocks=8 * _multiprocessors(cp.cuda.runtime.getDevice()),
-                       shared_mem=8 * n_slots * n_accumulators)  # fmt: skip
+    if shared:
+        # Few blocks, each over many rows: fewer shared-to-global merges. Yet twice the blocks an SM holds at once
+        # (up to 8 of 256 threads, as the kernel's registers allow), so that a last, partial wave is short: for 1e7
+        # string keys 8 blocks per SM measured 183 us, 16 per SM 175 us.
+        hashing.launch(kernel, n, args, max_blocks=16 * _multiprocessors(cp.cuda.runtime.getDevice()),
+                       shared_mem=8 * n_slots * n_shared_words)  # fmt: skip
     else:
         hashing.launch(kernel, n, args)
 
@@ -556,6 +605,119 @@ def _gather_rows_kernel() -> Any:
     import cupy as cp
 
     return cp.RawKernel(GATHER_ROWS_SOURCE, "riptide_gather_rows")
+
+
+PLACE_GROUPS_SOURCE = r"""
+extern "C" __global__ void riptide_place_groups(const long long* __restrict__ words, const long long n_slots,
+        const long long n_rows, const long long* __restrict__ occupied, const long long* __restrict__ owners,
+        const long long* __restrict__ group_of, const long long m, long long* __restrict__ out) {
+    // Occupied slot p belongs to group g = group_of[p]. Out (rows of m words): row 0 the slot of each group, row 1
+    // its owner row, row 2 + k request k's accumulator at that slot.
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < (n_rows + 2) * m; t += (long long)gridDim.x * blockDim.x) {
+        const long long row = t / m, p = t - row * m, slot = occupied[p];
+        out[row * m + group_of[p]] = row == 0 ? slot : row == 1 ? owners[p] : words[(row - 2) * n_slots + slot];
+    }
+}
+"""
+
+
+@functools.cache
+def _place_groups_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(PLACE_GROUPS_SOURCE, "riptide_place_groups")
+
+
+#: The most slots :data:`SORTED_STRING_GROUPS_SOURCE` numbers (one block; the shared-memory stage's table).
+_NUMBERED_MAX = _SHARED_SLOTS
+
+SORTED_STRING_GROUPS_SOURCE = hashing._PRELUDE + r"""
+#define NUMBERED_MAX 1024
+__device__ __forceinline__ unsigned long long big_endian_prefix(const unsigned char* p, long long len) {
+    // The first 8 bytes as one number that orders as the bytes do (zero past the end).
+    const unsigned long long little = len > 0 ? string_word(p, 0, len) : 0ULL;
+    unsigned long long big = 0;
+    for (int k = 0; k < 8; ++k) big = (big << 8) | ((little >> (8 * k)) & 0xFFULL);
+    return big;
+}
+extern "C" __global__ void riptide_sorted_string_groups(const long long* __restrict__ offsets,
+        const unsigned char* __restrict__ chars, const long long* __restrict__ table, const long long n_slots,
+        const unsigned long long* __restrict__ status, const long long* __restrict__ words, const long long stride,
+        const long long n_rows, const long long width, long long* __restrict__ out) {
+    // One block numbers the occupied slots of a table of one string key (at most NUMBERED_MAX slots) in the keys'
+    // sorted order (bytes, then length: UTF-8's code point order). Out, rows of `width` words: 0 each group's
+    // slot, 1 its owner row, 2 + k request k's accumulator there, 2 + n_rows where its key starts in `chars`,
+    // 3 + n_rows the offsets of the groups' keys (d + 1).
+    __shared__ long long slot_at[NUMBERED_MAX], owner_at[NUMBERED_MAX];
+    __shared__ unsigned long long prefix_at[NUMBERED_MAX];
+    __shared__ unsigned int found;
+    if (status[1] != 0) return;  // the table overflowed: a larger stage follows
+    if (threadIdx.x == 0) found = 0;
+    __syncthreads();
+    for (long long s = threadIdx.x; s < n_slots; s += blockDim.x) {
+        const long long owner = table[s];
+        if (owner >= 0) {
+            const unsigned int p = atomicAdd(&found, 1u);
+            slot_at[p] = s;
+            owner_at[p] = owner;
+            prefix_at[p] = big_endian_prefix(chars + offsets[owner], offsets[owner + 1] - offsets[owner]);
+        }
+    }
+    __syncthreads();
+    const long long d = found;
+    long long* starts = out + (2 + n_rows) * width;
+    long long* key_offsets = out + (3 + n_rows) * width;
+    for (long long i = threadIdx.x; i < d; i += blockDim.x) {
+        const long long ri = owner_at[i], start = offsets[ri], la = offsets[ri + 1] - start;
+        const unsigned long long pa = prefix_at[i];
+        long long g = 0;  // the keys before this one
+        for (long long j = 0; j < d; ++j) {
+            const unsigned long long pb = prefix_at[j];
+            if (pb != pa) { g += pb < pa; continue; }
+            if (j == i) continue;
+            const long long rj = owner_at[j], lb = offsets[rj + 1] - offsets[rj];
+            if (la <= 8 && lb <= 8) { g += lb < la; continue; }  // the prefixes held every byte
+            const unsigned char* a = chars + start;
+            const unsigned char* b = chars + offsets[rj];
+            const long long common = la < lb ? la : lb;
+            long long k = 8;
+            while (k < common && a[k] == b[k]) ++k;
+            g += (k < common) ? (b[k] < a[k]) : (lb < la);
+        }
+        out[g] = slot_at[i];
+        out[width + g] = ri;
+        for (long long r = 0; r < n_rows; ++r) out[(2 + r) * width + g] = words[r * stride + slot_at[i]];
+        starts[g] = start;
+        key_offsets[g + 1] = la;  // each key's length, summed below
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {  // at most a few hundred lengths
+        long long total = 0;
+        key_offsets[0] = 0;
+        for (long long g = 1; g <= d; ++g) { total += key_offsets[g]; key_offsets[g] = total; }
+    }
+}
+"""
+
+
+@functools.cache
+def _sorted_string_groups_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(SORTED_STRING_GROUPS_SOURCE, "riptide_sorted_string_groups")
+
+
+def _sorted_string_groups(keys: KeyWords, table: Any, capacity: int, status: Any, words: Any, n_rows: int) -> Any:
+    """Launch :data:`SORTED_STRING_GROUPS_SOURCE` over a filled one-string-key table; its rows (see the kernel)."""
+    import cupy as cp
+
+    if capacity > _NUMBERED_MAX:
+        raise ValueError(f"one block numbers at most {_NUMBERED_MAX} slots, got {capacity}")
+    (offsets, chars), width = keys.strings[0], capacity + 1
+    out = cp.empty((4 + n_rows, width), dtype=np.int64)
+    _sorted_string_groups_kernel()((1,), (1024,), (offsets, chars, table, np.int64(capacity), status, words,
+                                                  np.int64(words.shape[1]), np.int64(n_rows), np.int64(width), out))
+    return out
 
 
 _OCCUPIED = r"""

@@ -92,9 +92,11 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
         own_integers &= (isinstance(column, NumericColumn) and column.kind in "iubmM" and column.data.dtype != np.uint64
                          and (dropna or not (dtypes.is_masked(column.dtype) or column.kind in "mM")))  # fmt: skip
         if isinstance(column, StringColumn):
-            strings.append((column.offsets, column.chars))
             if not dropna:  # flagged even without missing values: a join's two sides need the same layout
+                strings.append(_missing_emptied(column, missing))
                 words.append(missing.view(np.uint8) if missing is not None else cp.zeros(n, dtype=np.uint8))
+            else:
+                strings.append((column.offsets, column.chars))
             continue
         if isinstance(column, CategoricalColumn):
             words.append(column.codes)  # a missing code (-1) is already a value of its own
@@ -116,6 +118,20 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
             words[-1] = cp.where(mask, words[-1], 0).astype(words[-1].dtype, copy=False)
             words.append((~mask).view(np.uint8))
     return KeyWords(words, strings, valid, n, own_integers)
+
+
+def _missing_emptied(column: StringColumn, missing: Any) -> tuple[Any, Any]:
+    """The column's offsets and bytes with its missing rows empty: a missing row keeps whatever bytes it had under
+    the mask, and missing keys kept as a value must hash and compare equal whatever those were."""
+    import cupy as cp
+
+    from riptide.core.kernels import segments
+
+    if missing is None:
+        return column.offsets, column.chars
+    new_offsets = cp.zeros(column.size + 1, dtype=np.int64)
+    cp.cumsum(cp.where(missing, 0, column.lengths()), out=new_offsets[1:])
+    return new_offsets, segments.gather_segments(column.chars, column.offsets[:-1], new_offsets, cp)
 
 
 def _may_be_missing(column: Column) -> bool:
@@ -206,14 +222,25 @@ def _equal_expr(a: str, ra: str, b: str, rb: str, n_words: int, n_strings: int) 
 _EMPTY_KEY = 0x5BD1E9955BD1E995
 
 
-def find_slot_source(word_types: tuple[str, ...], n_strings: int) -> str:
+def find_slot_source(word_types: tuple[str, ...], n_strings: int, *, count_bytes: bool = False,
+                     key_cache: bool = False) -> str:  # fmt: skip
     """CUDA statements setting ``slot`` to row ``i``'s slot, claiming an empty one for a new key (and counting it in
     ``claimed``); ``slot = -1`` when the table is full (``*overflow`` raised): the caller's thread then stops.
 
     Shared by every kernel that fills a table (:func:`build_table` here, the aggregating insert of
     :mod:`riptide.core.kernels.hash_aggregate`). Expects ``table`` (pairs for one-word keys), ``mask``,
     ``claimed``, ``limit``, ``max_steps``, ``overflow`` and the key arrays in scope.
+
+    ``count_bytes``: a claiming row also adds its string keys' lengths to ``key_bytes[s]`` (u64, one per string
+    key), so the distinct keys' total size is known with the key count. ``key_cache`` (one string key and no
+    word; see :func:`key_cache_usable`): ``key_cache[slot]`` (u64, in shared memory, ``KEY_UNKNOWN`` at first)
+    holds each slot's key as this block has seen it, packed with its length when shorter than 8 bytes; a row
+    whose short key is there needs no read of the table nor of the owner's bytes.
     """
+    if key_cache:
+        if not key_cache_usable(word_types, n_strings):
+            raise ValueError("the key cache takes one string key and no word")
+        return _cached_string_slot_source(count_bytes)
     n_words = len(word_types)
     if (n_words, n_strings) == (1, 0):
         return f"""
@@ -244,21 +271,76 @@ def find_slot_source(word_types: tuple[str, ...], n_strings: int) -> str:
                 slot = next_slot(slot, mask);
             }}
         }}"""
+    claim = _claim_or_match_source(_equal_expr("", "owner", "", "i", n_words, n_strings),
+                                   _count_bytes_source(n_strings) if count_bytes else "")  # fmt: skip
     return f"""
         {_hash_expr("", "i", n_words, n_strings)}
         i64 slot = home_slot(h, mask);
         i64 steps = 0;
         while (true) {{
-            i64 owner = table[slot];
+            {claim}
+            if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}  // see _PROBE_STEPS
+            slot = next_slot(slot, mask);
+        }}"""
+
+
+def _claim_or_match_source(equal: str, on_claim: str, on_found: str = "") -> str:
+    """The probe's step at ``slot`` of a table of owner rows: claim it if empty (count the key, run ``on_claim``),
+    or stop if its owner's key is row ``i``'s (``equal``); ``on_found`` runs either way before the loop ends."""
+    return f"""i64 owner = table[slot];
             if (owner < 0) {{
                 if (*overflow) {{ slot = -1; break; }}
                 owner = (i64)atomicCAS((u64*)&table[slot], (u64)-1LL, (u64)i);
                 if (owner < 0) {{
                     if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                    {on_claim} {on_found}
                     break;
                 }}
             }}
-            if ({_equal_expr("", "owner", "", "i", n_words, n_strings)}) break;
+            if ({equal}) {{ {on_found} break; }}"""
+
+
+#: An unknown slot in a block's key cache; a packed key (length < 8 in the top byte) never has this value.
+KEY_UNKNOWN = "0xFFFFFFFFFFFFFFFFULL"
+
+
+def key_cache_usable(word_types: tuple[str, ...], n_strings: int) -> bool:
+    """Whether :func:`find_slot_source` can keep a block's cache of the slots' keys: one string key, no word."""
+    return (len(word_types), n_strings) == (0, 1)
+
+
+def _count_bytes_source(n_strings: int) -> str:
+    return " ".join(f"atomicAdd(key_bytes + {s}, (u64)(o{s}[i + 1] - o{s}[i]));" for s in range(n_strings))
+
+
+def _cached_string_slot_source(count_bytes: bool) -> str:
+    """:func:`find_slot_source` for one string key with a block's ``key_cache`` of the slots' keys.
+
+    Keys of fewer than 8 bytes (codes, ids, flags: the usual low-cardinality keys) are packed as
+    ``(length << 56) | bytes``, so one shared-memory word says whether a slot holds the row's key, holds another
+    key (probe on), or is not known to this block yet (then the table and the owner's bytes decide, as without
+    the cache, and the slot's word is noted). A slot's word is written only with the key the table holds there,
+    so every block's cache agrees with the table; the hash and the table are those of the uncached source.
+    """
+    claim = _claim_or_match_source("same_bytes(c0 + o0[owner], o0[owner + 1] - o0[owner], key, key_length)",
+                                   _count_bytes_source(1) if count_bytes else "",
+                                   on_found=f"if (packed != {KEY_UNKNOWN}) key_cache[slot] = packed;")  # fmt: skip
+    return f"""
+        const i64 key_start = o0[i], key_length = o0[i + 1] - key_start;
+        const unsigned char* key = c0 + key_start;
+        {_hash_expr("", "i", 0, 1)}
+        const u64 packed = key_length < 8 ? (((u64)key_length << 56) | (key_length ? string_word(key, 0, key_length) : 0ULL))
+                                          : {KEY_UNKNOWN};
+        i64 slot = home_slot(h, mask);
+        i64 steps = 0;
+        while (true) {{
+            // a long key (packed unknown) always asks the table
+            const u64 known = packed == {KEY_UNKNOWN} ? {KEY_UNKNOWN} : key_cache[slot];
+            if (known != {KEY_UNKNOWN}) {{
+                if (known == packed) break;  // else the slot holds another key: probe on
+            }} else {{
+                {claim}
+            }}
             if (++steps > max_steps) {{ *overflow = 1; slot = -1; break; }}  // see _PROBE_STEPS
             slot = next_slot(slot, mask);
         }}"""
@@ -430,7 +512,8 @@ class TableMemory:
 
     ``table``: the owner row of each slot (-1: empty), a view of ``stored``'s second column for one-word keys;
     ``stored``: one-word keys' (key, owner) pairs (else empty); ``accumulators``: a row of int64 words per
-    identity, each word at it; ``status``: keys claimed and the overflow flag (uint64), zeroed."""
+    identity, each word at it; ``status``: keys claimed, the overflow flag, and as many more words as asked for
+    (uint64), zeroed."""
 
     table: Any
     stored: Any
@@ -439,42 +522,44 @@ class TableMemory:
 
 
 def table_memory(capacity: int | None, one_word: bool, identities: tuple[int, ...] = (),
-                 accumulator_slots: int = 0) -> TableMemory:  # fmt: skip
+                 accumulator_slots: int = 0, extra_status: int = 0) -> TableMemory:  # fmt: skip
     """The :class:`TableMemory` of a table of ``capacity`` slots plus one (for one-word keys, the reserved key's;
     ``None``: no table, accumulators alone) and ``accumulator_slots`` words per accumulator, each starting at its
-    ``identities`` entry (int64 bits)."""
+    ``identities`` entry (int64 bits); ``extra_status`` more zeroed status words after the two."""
     import cupy as cp
 
     table_slots = 0 if capacity is None else capacity + 1
     # (key, owner row) pairs side by side, so a probe reads one memory sector; else the owners alone.
     table_words = (2 if one_word else 1) * table_slots
-    n_words = table_words + len(identities) * accumulator_slots + 2
+    n_status = 2 + extra_status
+    n_words = table_words + len(identities) * accumulator_slots + n_status
     memory = cp.empty(n_words, dtype=np.int64)
-    launch(_init_kernel(identities, one_word), max(table_words, accumulator_slots, 1),
-           (memory, np.int64(table_words), np.int64(accumulator_slots)))  # fmt: skip
-    accumulators = memory[table_words : n_words - 2].reshape(len(identities), accumulator_slots)
+    launch(_init_kernel(identities, one_word), max(table_words, accumulator_slots, n_status),
+           (memory, np.int64(table_words), np.int64(accumulator_slots), np.int64(n_status)))  # fmt: skip
+    accumulators = memory[table_words : n_words - n_status].reshape(len(identities), accumulator_slots)
     stored = memory[:table_words].reshape(table_slots, 2) if one_word else memory[:0]
     table = stored[:, 1] if one_word else memory[:table_words]
-    return TableMemory(table, stored, accumulators, memory[n_words - 2 :].view(np.uint64))
+    return TableMemory(table, stored, accumulators, memory[n_words - n_status :].view(np.uint64))
 
 
 def init_source(identities: tuple[int, ...], pairs: bool) -> str:
     """The set-up kernel of :func:`table_memory`: empty slots (``pairs``: alternate empty keys and owners), each
-    accumulator row at its identity, zero status words."""
+    accumulator row at its identity, ``n_status`` zero status words."""
     empty = f"(t & 1) ? -1LL : (long long){_EMPTY_KEY}ULL" if pairs else "-1LL"
     rows = "\n        ".join(f"accumulators[{k}LL * n_slots + t] = (long long){v % 2**64}ULL;"
                             for k, v in enumerate(identities))  # fmt: skip
     return f"""
-extern "C" __global__ void riptide_table_init(long long* memory, const long long table_words, const long long n_slots) {{
+extern "C" __global__ void riptide_table_init(long long* memory, const long long table_words, const long long n_slots,
+                                              const long long n_status) {{
     long long* accumulators = memory + table_words;
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < table_words; t += stride) memory[t] = {empty};
     for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n_slots; t += stride) {{
         {rows}
     }}
-    if (blockIdx.x == 0 && threadIdx.x == 0) {{  // the status words: keys claimed, overflow
-        accumulators[{len(identities)}LL * n_slots] = 0;
-        accumulators[{len(identities)}LL * n_slots + 1] = 0;
+    // the status words: keys claimed, overflow, and the caller's others
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n_status; t += stride) {{
+        accumulators[{len(identities)}LL * n_slots + t] = 0;
     }}
 }}
 """

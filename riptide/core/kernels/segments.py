@@ -73,15 +73,17 @@ def segment_positions(starts: Any, new_offsets: Any, xp: types.ModuleType) -> An
     return starts[rows] + (xp.arange(rows.shape[0], dtype=np.int64) - new_offsets[:-1][rows])
 
 
-def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.ModuleType) -> Any:
+def gather_segments(values: Any, starts: Any, new_offsets: Any, xp: types.ModuleType, total: int | None = None) -> Any:
     """Concatenate ``values[starts[r] : starts[r] + len_r]`` for each output row r.
 
-    ``new_offsets`` (n+1) are the output offsets, so ``len_r = new_offsets[r+1] - new_offsets[r]``.
+    ``new_offsets`` (n+1) are the output offsets, so ``len_r = new_offsets[r+1] - new_offsets[r]``; ``total``, when
+    the caller knows it, is ``new_offsets[-1]`` (else it is read from the device).
 
     >>> gather_segments(np.frombuffer(b"abcdef", np.uint8), np.array([4, 0]), np.array([0, 2, 5]), np).tobytes()
     b'efabc'
     """
-    total = int(new_offsets[-1])  # one scalar read: the output size
+    if total is None:
+        total = int(new_offsets[-1])  # one scalar read: the output size
     if total == 0:
         return xp.zeros(0, dtype=values.dtype)
     if xp is np:

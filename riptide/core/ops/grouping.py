@@ -30,6 +30,7 @@ from riptide.core.kernels import hashing
 from riptide.core.column import NumericColumn, StringColumn
 from riptide.core.kernels.factorize import factorize, rank_distinct_strings, sorted_group_codes
 from riptide.core.kernels.scatter import scatter_add, scatter_min
+from riptide.core.kernels.segments import gather_segments
 from riptide.core.kernels.sort import stable_argsort
 
 __all__ = ["Groups", "group_rows", "group_rows_aggregating", "aggregates_while_grouping", "first_row_of_each"]
@@ -215,7 +216,7 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
     if not sort:
         arrays.append((None, "first_row", None))
     keys = hashing.key_words(columns, dropna)
-    aggregated = hash_aggregate.aggregate_rows(keys, arrays, hash_aggregate.dense_layout(keys))
+    aggregated = hash_aggregate.aggregate_rows(keys, arrays, hash_aggregate.dense_layout(keys), sort_strings=sort)
     n_groups = aggregated.n_distinct
     if n_groups == 0:
         groups = Groups(ids=xp.full(n, -1, dtype=np.int64), n_groups=0, xp=xp, first_rows=xp.zeros(0, dtype=np.int64))
@@ -223,24 +224,35 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
         return groups
     # The groups' slots in output order. A hash table's occupied slots come in any order: number them from their
     # keys (sort) or their first rows; a dense table's ascend with the keys.
-    occupied, owners = aggregated.occupied_slots()
-    if not sort:
-        slot_of_group = occupied.take(stable_argsort(aggregated.raw(len(arrays) - 1).take(occupied), xp))
-    elif aggregated.dense:
-        slot_of_group = occupied
+    representatives = key_values = None
+    numbered = aggregated.sorted_string_groups()
+    if numbered is not None:  # a small table of one string key: its groups numbered in key order on the device
+        slot_of_group, representatives, results, starts, key_offsets = numbered
+        key_values = [_string_keys(columns[0], starts, key_offsets, aggregated.key_bytes[0])]
+    elif sort and not aggregated.dense:  # rank the keys, then place the groups' slots, owners and results at once
+        occupied, owners = aggregated.occupied_slots()
+        slot_of_group, representatives, results = aggregated.in_group_order(
+            occupied, owners, _rank_distinct_keys(columns, owners))
     else:
-        slot_of_group = xp.empty(n_groups, dtype=np.int64)
-        slot_of_group.put(_rank_distinct_keys(columns, owners), occupied)  # put: CuPy's cheapest scatter
-    results = aggregated.at_slots(slot_of_group)  # every accumulator, and the first rows (sort=False), per group
+        occupied, _ = aggregated.occupied_slots()
+        if not sort:
+            slot_of_group = occupied.take(stable_argsort(aggregated.raw(len(arrays) - 1).take(occupied), xp))
+        else:
+            slot_of_group = occupied
+        results = aggregated.at_slots(slot_of_group)  # every accumulator, and the first rows (sort=False), per group
 
     def ids() -> Any:  # the rows' slots, looked up again in the finished table
         return aggregated.lookup(keys, _slot_to_group(slot_of_group, aggregated.words.shape[1], xp))
 
     # A dense table's slots give the keys back (it knows no row of each group); a hash table's owners are rows.
-    dense = aggregated.dense
-    key_values = _dense_key_values(columns, aggregated.table, slot_of_group) if dense else None
+    if aggregated.dense:
+        key_values = _dense_key_values(columns, aggregated.table, slot_of_group)
+    elif key_values is None:
+        if representatives is None:
+            representatives = aggregated.owners.take(slot_of_group)
+        key_values = _owner_key_values(columns, representatives, aggregated.key_bytes, dropna)
     groups = Groups(ids=None, ids_source=ids, n_groups=n_groups, xp=xp, first_rows=None if sort else results[-1],
-                    representatives=None if dense else aggregated.owners.take(slot_of_group), key_values=key_values)
+                    representatives=representatives, key_values=key_values)
     _hand_partials(groups, requests, results)
     return groups
 
@@ -256,6 +268,32 @@ def _dense_key_values(columns: list[Any], layout: Any, slot_of_group: Any) -> li
     """The key columns' values of each group, from their slots in a dense table (columns of the keys' dtypes)."""
     values = layout.key_values(slot_of_group)
     return [NumericColumn(v.astype(c.data.dtype), dtype=c.dtype) for v, c in zip(values, columns, strict=True)]
+
+
+def _string_keys(column: StringColumn, starts: Any, key_offsets: Any, n_bytes: int) -> StringColumn:
+    """The groups' keys of a string key column: the segments at ``starts``, laid out by ``key_offsets`` (owner rows,
+    so none is missing)."""
+    return column._like(key_offsets, gather_segments(column.chars, starts, key_offsets, column.xp, total=n_bytes), None)
+
+
+def _owner_key_values(columns: list[Any], owners: Any, key_bytes: tuple[int, ...], dropna: bool) -> list[Any] | None:
+    """The key columns' values at each group's owner row, a string key's bytes taken at the size the table counted
+    while its rows claimed slots (``key_bytes``, one per string key in order: no read of the size); None when a key
+    is a float (pandas shows a float group's first row, which ``-0.0`` and ``0.0`` may not share with the owner).
+
+    A missing owner's bytes were counted as none (``key_words`` empties missing strings kept as keys): a masked
+    string key kept with ``dropna=False`` reads its size instead."""
+    if any(isinstance(c, NumericColumn) and c.kind in "fc" for c in columns):
+        return None
+    string_bytes = iter(key_bytes)
+    values = []
+    for column in columns:
+        if isinstance(column, StringColumn):
+            counted = next(string_bytes)
+            values.append(column.take(owners, n_bytes=counted if dropna or column.mask is None else None))
+        else:
+            values.append(column.take(owners))
+    return values
 
 
 def _hand_partials(groups: Groups, requests: list[tuple[Any, str]], results: list[Any]) -> None:
