@@ -19,6 +19,7 @@ formats:
 from __future__ import annotations
 
 import contextlib
+import functools
 import glob as _glob
 import io
 import os
@@ -270,6 +271,44 @@ def atomic_target(path: Any, compression: str | None = None, compression_arg: An
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def start_writeback(file: Any, start: int, length: int) -> None:
+    """Have the kernel start writing bytes ``[start, start + length)`` of ``file`` (an open binary file) to its disk,
+    without waiting for them (Linux's ``sync_file_range(SYNC_FILE_RANGE_WRITE)``); nothing where that is missing or
+    ``file`` is no OS file.
+
+    A writer of a large file that starts each part's writeback as it goes spares the end its flush of everything at
+    once: ext4 flushes a file renamed over an existing one (an atomic replace), which took 80-116 ms for 179 MB on
+    the GPU host and 44-74 ms with the writeback started per 18 MB.
+    """
+    sync_file_range = _sync_file_range()
+    if sync_file_range is None:
+        return
+    try:
+        file.flush()
+        fd = file.fileno()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return
+    sync_file_range(fd, start, length, 2)  # SYNC_FILE_RANGE_WRITE; a failure only means no early writeback
+
+
+@functools.cache
+def _sync_file_range() -> Any:
+    """libc's ``sync_file_range`` (Linux), or None."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).sync_file_range
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = (ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint)
+    function.restype = ctypes.c_int
+    return function
 
 
 @contextlib.contextmanager

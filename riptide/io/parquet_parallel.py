@@ -54,6 +54,7 @@ from riptide.io import thrift_compact as tc
 __all__ = ["WRITE_ROWS", "frame_row_ranges", "write_row_groups"]
 
 WRITE_ROWS = 1 << 20  # rows per row group unless the caller says otherwise (pyarrow's default)
+_WRITEBACK_BYTES = 16 << 20  # the written bytes' writeback to disk is started every this many bytes
 _MAGIC = b"PAR1"
 
 # parquet.thrift field ids used here
@@ -294,6 +295,7 @@ class _Stitcher:
         self.kwargs = kwargs
         self.by_column = by_column
         self.position = 0
+        self.written_back = 0  # bytes whose writeback to disk has been started (_files.start_writeback)
         self.metadata: tc.Struct | None = None
         self.row_groups: list[tc.Struct] = []
         self.num_rows = 0
@@ -420,6 +422,9 @@ class _Stitcher:
     def _write(self, data: Any) -> None:
         self.sink.write(data)
         self.position += len(data)
+        if self.position - self.written_back >= _WRITEBACK_BYTES:  # the disk starts on them while the rest is encoded
+            _files.start_writeback(self.sink, self.written_back, self.position - self.written_back)
+            self.written_back = self.position
 
     def _finish(self) -> None:
         """The tail (bloom filters, column indexes, offset indexes) and the merged footer."""

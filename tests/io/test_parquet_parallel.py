@@ -477,3 +477,22 @@ def test_bad_writer_options_raise_pyarrows_error(tmp_path):
     with pytest.raises((ValueError, pa.ArrowException)):
         write_row_groups(table, tmp_path / "t.parquet", row_group_size=10, compression="no-such-codec")
     assert os.listdir(tmp_path) == []
+
+
+def test_writeback_started_as_it_writes_leaves_pyarrows_file(monkeypatch, tmp_path):
+    """A file's writeback to disk started after every piece (each write, here) changes none of its bytes; a target
+    that is no OS file (a BytesIO) is written as before."""
+    calls = []
+    start_writeback = parquet_parallel._files.start_writeback
+    monkeypatch.setattr(parquet_parallel, "_WRITEBACK_BYTES", 1)
+    monkeypatch.setattr(parquet_parallel._files, "start_writeback",
+                        lambda file, start, length: calls.append((start, length)) or start_writeback(file, start, length))
+    table = pa.Table.from_pandas(_mixed_frame(2000, seed=3))
+    target = tmp_path / "out.parquet"
+    write_row_groups(table, str(target), row_group_size=300, threads=3)
+    assert target.read_bytes() == _reference(table, 300)
+    assert calls and [start for start, _ in calls] == list(itertools.accumulate([0] + [n for _, n in calls[:-1]]))
+    assert sum(n for _, n in calls) == target.stat().st_size
+    out = io.BytesIO()
+    write_row_groups(table, out, row_group_size=300, threads=3)
+    assert out.getvalue() == _reference(table, 300)
