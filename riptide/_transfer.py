@@ -317,7 +317,8 @@ def _thread_stream(cupy: types.ModuleType, n_events: int = 0, after: Any = None)
 
     Made once per thread and device, then reused, so that a transfer creates
     and destroys no CUDA objects in each of its threads. Reuse is safe
-    because every transfer synchronizes its stream before it returns.
+    because every transfer waits for the streams it used before it returns
+    (a file read waits once for all its pieces' copies).
     The stream is first made to wait for event ``after``, by default one
     recorded now on the caller's current stream.
     """

@@ -47,7 +47,7 @@ from riptide.core.kernels.sort import lexsort, stable_argsort
 from riptide.core.kernels.factorize import factorize
 from riptide.core.ops import group_reduce as gr
 from riptide.core.ops.grouping import (Groups, aggregates_while_grouping, first_row_of_each, group_rows,
-                                        group_rows_aggregating)  # fmt: skip
+                                        group_rows_aggregating, keys_show_first_rows)  # fmt: skip
 from riptide.frame.group_transform import GroupTransformMethods
 
 __all__ = ["SeriesGroupByMethods", "FrameGroupByMethods", "GroupBy", "SeriesGroupBy", "DataFrameGroupBy"]
@@ -408,8 +408,7 @@ def _key_values(columns: list[Column], groups: Groups) -> list[Column]:
     (0.0 and -0.0 are one key; pandas shows the first one seen). A grouping may know them already."""
     if groups.key_values is not None:
         return groups.key_values
-    floats = any(isinstance(c, NumericColumn) and c.kind in "fc" for c in columns)
-    rows = groups.first_rows if floats else groups.representatives
+    rows = groups.first_rows if keys_show_first_rows(columns) else groups.representatives
     return [c.take(rows) for c in columns]
 
 

@@ -86,9 +86,20 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
         try:
             _pread_all(path, pieces, host, to_device)
         finally:  # every copy is done before the pinned buffer is let go (or the bytes are used)
-            for stream in list(streams):
-                stream.synchronize()
+            _synchronize_all(list(streams))
     return device
+
+
+def _synchronize_all(streams: list) -> None:
+    """Wait for every stream, even when waiting for one fails (the first failure is raised after)."""
+    failure = None
+    for stream in streams:
+        try:
+            stream.synchronize()
+        except Exception as error:  # noqa: BLE001 - re-raised below, once all are waited for
+            failure = failure or error
+    if failure is not None:
+        raise failure
 
 
 def _reader_pool() -> concurrent.futures.ThreadPoolExecutor:

@@ -211,7 +211,8 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
             # encoded on all cores (:mod:`riptide.io.parquet_parallel`): range k+1 is copied to the host while
             # earlier ranges are encoded and written
             write_row_groups(frame_row_ranges(frame, index, rows, schema), sink, schema=schema,
-                             compression=compression, row_group_size=rows, **kwargs)  # fmt: skip
+                             compression=compression, row_group_size=rows, writeback=_files.writes_own_file(path),
+                             **kwargs)  # fmt: skip
         else:
             write_row_groups(table, sink, compression=compression, row_group_size=rows, **kwargs)
     return None

@@ -48,6 +48,7 @@ static const riptide_emu_dim3 threadIdx = {0, 0, 0}, blockIdx = {0, 0, 0}, block
 #define __syncthreads() ((void)0)
 #define __syncwarp(m) ((void)0)
 #define __ldg(p) (*(p))
+#define __launch_bounds__(...)
 static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
     return (unsigned long long)(((unsigned __int128)a * b) >> 64);
 }
@@ -589,7 +590,8 @@ def test_fake_cupy_dense_grouping(fake_device_columns, dtype, sort):
 # --- the hash table's aggregating insert for string keys, on the stand-in CuPy -----------------------------------------
 @pytest.mark.parametrize("sort", [True, False])
 @pytest.mark.parametrize("dropna", [True, False])
-@pytest.mark.parametrize("n_keys", [3, 12, 100, 700])  # the shared-memory stage (key cache), and past it (global stage)
+# the shared-memory stage (key cache; 400 keys: short keys probe past slots cached with others), past it (700)
+@pytest.mark.parametrize("n_keys", [3, 12, 100, 400, 700])
 def test_fake_cupy_string_hash_aggregation(fake_device_columns, monkeypatch, n_keys, dropna, sort):
     """group_rows_aggregating of a string key through the hash table's kernels (compiled by g++): keys of 0 to 7
     bytes (packed in the block's key cache) beside longer ones, unicode, NUL bytes and keys alike in their first 8
@@ -632,3 +634,36 @@ def test_fake_cupy_string_hash_aggregation(fake_device_columns, monkeypatch, n_k
     missing = keys_of_groups.isna() if keys_of_groups.mask is not None else np.zeros(len(texts), bool)
     assert [None if m else t for t, m in zip(texts, missing, strict=True)] == [
         None if k is None or k != k else k for k in sizes.index]
+
+
+@pytest.mark.parametrize("key_cache_fits", [True, False])
+def test_fake_cupy_string_hash_aggregation_with_many_accumulators(fake_device_columns, monkeypatch, key_cache_fits):
+    """Five accumulators fill a block's shared memory with the first stage's 1025 slots: the key cache is left out
+    then (the accumulators stay in shared memory), and the groups are still numbered in key order."""
+    from riptide.core.column import as_column
+    from riptide.core.kernels import hash_aggregate
+    from riptide.core.ops import grouping
+
+    rng = np.random.default_rng(1)
+    n = 20_000
+    labels = np.array(["b", "a", "a\x00", "123456789", "12345678a", "\u00e9", ""], dtype=object)
+    values = pd.Series(labels[rng.integers(0, len(labels), n)], dtype="str")
+    key = as_column(values, xp=np)
+    weights = as_column(rng.standard_normal(n), xp=np)
+    kinds = ["sum", "count", "min", "max", "size"][: 5 if not key_cache_fits else 4]
+    sources = []
+    real_source = hash_aggregate._source
+    def recorded_source(*args: object) -> str:  # (_kernel passes every argument by position)
+        sources.append(args[6])
+        return real_source(*args)
+
+    monkeypatch.setattr(hash_aggregate, "_source", recorded_source)
+    got = grouping.group_rows_aggregating([key], [(weights if k != "size" else None, k) for k in kinds], sort=True)
+    assert sources == [key_cache_fits]  # one stage; the cache only where it fits beside the accumulators
+    expected = pd.Series(weights.data).groupby(values)
+    assert got.n_groups == len(labels)
+    np.testing.assert_allclose(got.partial(weights, "sum"), expected.sum().to_numpy(), rtol=1e-12)
+    np.testing.assert_array_equal(got.partial(weights, "min"), expected.min().to_numpy())
+    (keys_of_groups,) = got.key_values
+    o, c = keys_of_groups.offsets, keys_of_groups.chars
+    assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.size().index)

@@ -209,7 +209,9 @@ def test_grouping_without_aggregation_on_small_integer_keys():
 @pytest.mark.parametrize("sort", [True, False])
 def test_string_keys_alike_in_their_first_bytes(n_groups, sort):
     """One string key (missing values dropped): keys that differ only past their 8th byte, by a NUL byte or by their
-    length, unicode and the empty string, in pandas' order with pandas' sums and means."""
+    length, unicode and the empty string, in pandas' order with pandas' sums and means. (The GPU's hash table and
+    its one-block numbering run on the GPU host; without a GPU this checks the sort-based path, and the kernels'
+    logic is checked by test_kernel_emulation's string cases.)"""
     rng = np.random.default_rng(n_groups)
     special = ["", "a", "a\x00", "12345678", "12345678\x00", "123456789", "12345678a", "\u00e9", "e\u0301"]
     labels = np.array(special + [f"id{i:03d}" * (1 + i % 3) for i in range(n_groups)], dtype=object)[:n_groups]

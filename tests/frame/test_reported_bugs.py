@@ -232,7 +232,8 @@ def test_info_with_a_multiindex(frame: pd.DataFrame) -> None:
 
 def test_missing_strings_kept_as_keys_ignore_their_hidden_bytes():
     """Strings made missing by ``where`` keep their bytes under the mask; kept as keys (groupby dropna=False, a
-    merge's null keys) they are one key whatever those bytes were (the GPU hash tables once split them)."""
+    merge's null keys) they are one key whatever those bytes were (the GPU hash tables once split them; this runs
+    them on the GPU host, and test_kernel_emulation's string cases run their kernels on the CPU)."""
     n = 40_000  # past the hash tables' row threshold
     p = pd.Series(np.array(["a", "bb", "ccc", "dd"], dtype=object)[np.arange(n) % 4], dtype="str")
     s = rt.Series(p)

@@ -480,19 +480,52 @@ def test_bad_writer_options_raise_pyarrows_error(tmp_path):
 
 
 def test_writeback_started_as_it_writes_leaves_pyarrows_file(monkeypatch, tmp_path):
-    """A file's writeback to disk started after every piece (each write, here) changes none of its bytes; a target
-    that is no OS file (a BytesIO) is written as before."""
+    """A path's file has its writeback to disk started after every piece (each write, here), covering every byte
+    once and changing none; a caller's file object (a BytesIO, a gzip stream, a spooled file) is never asked."""
+    import gzip
+    import tempfile
+
     calls = []
     start_writeback = parquet_parallel._files.start_writeback
     monkeypatch.setattr(parquet_parallel, "_WRITEBACK_BYTES", 1)
     monkeypatch.setattr(parquet_parallel._files, "start_writeback",
                         lambda file, start, length: calls.append((start, length)) or start_writeback(file, start, length))
     table = pa.Table.from_pandas(_mixed_frame(2000, seed=3))
+    expected = _reference(table, 300)
     target = tmp_path / "out.parquet"
     write_row_groups(table, str(target), row_group_size=300, threads=3)
-    assert target.read_bytes() == _reference(table, 300)
+    assert target.read_bytes() == expected
     assert calls and [start for start, _ in calls] == list(itertools.accumulate([0] + [n for _, n in calls[:-1]]))
     assert sum(n for _, n in calls) == target.stat().st_size
-    out = io.BytesIO()
+    calls.clear()
+    out, spooled = io.BytesIO(), tempfile.SpooledTemporaryFile(max_size=1 << 30)
     write_row_groups(table, out, row_group_size=300, threads=3)
-    assert out.getvalue() == _reference(table, 300)
+    write_row_groups(table, spooled, row_group_size=300, threads=3)
+    with gzip.GzipFile(fileobj=(zipped := io.BytesIO()), mode="wb", mtime=0) as stream:
+        write_row_groups(table, stream, row_group_size=300, threads=3)
+    assert calls == [] and not spooled._rolled
+    spooled.seek(0)
+    assert out.getvalue() == spooled.read() == gzip.decompress(zipped.getvalue()) == expected
+
+
+def test_start_writeback_on_files_and_others(tmp_path):
+    """start_writeback on a real file (Linux: sync_file_range exists and accepts it) and on objects without a file
+    descriptor (nothing happens); the file's bytes stay what was written."""
+    import sys
+
+    from riptide.io import _files
+
+    if sys.platform.startswith("linux"):
+        assert _files._sync_file_range() is not None
+    with open(tmp_path / "f.bin", "wb") as f:
+        f.write(b"x" * 5000)
+        _files.start_writeback(f, 0, 5000)  # flushed first: the range holds the bytes
+        f.write(b"y")
+    assert (tmp_path / "f.bin").read_bytes() == b"x" * 5000 + b"y"
+
+    class NoDescriptor(io.RawIOBase):
+        def fileno(self) -> int:
+            raise NotImplementedError
+
+    for other in (io.BytesIO(b"abc"), object(), NoDescriptor()):
+        _files.start_writeback(other, 0, 3)

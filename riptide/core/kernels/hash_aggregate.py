@@ -32,7 +32,9 @@ in one allocation with the table and its status words, set to their starting val
 * ``first_row``: the smallest row (first appearance, for ``sort=False``).
 
 ``size`` and ``first_row`` read no values: their values pointer is null. The per-group results are read from
-the rows in one gather at the groups' slots (:meth:`AggregatedTable.at_slots`).
+the rows in one gather at the groups' slots (:meth:`AggregatedTable.at_slots`), or placed in group order with the
+slots and owners by one launch (:meth:`AggregatedTable.in_group_order`; for a small table of one string key, a
+single-block kernel queued before the key count is read, :meth:`AggregatedTable.sorted_string_groups`).
 
 The kernel source is generated per key layout and accumulator list and compiled once by CuPy. The
 NumPy path groups by sorting and reduces by scatter (:mod:`riptide.core.ops.group_reduce`).
@@ -162,18 +164,22 @@ def _flush(k: int, dtype: np.dtype, kind: str) -> str:
 
 @functools.cache
 def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
-            shared: bool, dense: bool = False) -> Any:  # fmt: skip
+            shared: bool, dense: bool = False, key_cache: bool = False) -> Any:  # fmt: skip
     """The aggregating insert for one key layout and one list of (values dtype, kind) accumulators."""
     import cupy as cp
 
-    source = _source(word_types, n_strings, has_valid, specs, shared, dense)
+    source = _source(word_types, n_strings, has_valid, specs, shared, dense, key_cache)
     return cp.RawKernel(source, "dense_aggregate" if dense else "hash_aggregate")
 
 
 def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
-            shared: bool, dense: bool = False) -> str:  # fmt: skip
+            shared: bool, dense: bool = False, key_cache: bool = False) -> str:  # fmt: skip
     """The kernel's source: a hash table's probe (``dense=False``) or a dense table's slot arithmetic finds each
-    row's slot; the accumulation, in shared or global memory, is the same."""
+    row's slot; the accumulation, in shared or global memory, is the same. ``key_cache`` (a hash table of one string
+    key, with ``shared``): each block keeps the slots' short keys in one more shared-memory word per slot
+    (:func:`~riptide.core.kernels.hashing.find_slot_source`)."""
+    if key_cache and (dense or not shared or not hashing.key_cache_usable(word_types, n_strings)):
+        raise ValueError("the key cache is a shared-memory hash stage's, for one string key")
     dtypes_kinds = [(np.dtype(d), kind) for d, kind, _ in specs]
     values = "".join(f"const {_C_TYPES[d]}* __restrict__ v{k}, " for k, (d, kind) in enumerate(dtypes_kinds))
     # A masked column's validity: a row whose value is missing adds nothing.
@@ -196,8 +202,7 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
         # accumulator has a word for every slot and for the one-word tables' reserved key.
         status = ("u64* claimed = status; volatile u64* overflow = status + 1; u64* key_bytes = status + 2; "
                   "const i64 n_slots = mask + 2;")  # fmt: skip
-        cache = shared and hashing.key_cache_usable(word_types, n_strings)
-        find_slot = hashing.find_slot_source(word_types, n_strings, count_bytes=True, key_cache=cache)
+        find_slot = hashing.find_slot_source(word_types, n_strings, count_bytes=True, key_cache=key_cache)
         find_slot += "\n        if (slot < 0) break;"
         stop_if_full = "if (*overflow) return;"
     body = "\n            ".join(f"if (m{k}[i]) {_accumulate(k, d, kind, masked=True)}" if specs[k][2] else
@@ -208,7 +213,7 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
         for k, (d, kind) in enumerate(dtypes_kinds):
             setup.append(f"long long* S{k} = shared_words + {k} * n_slots;")
             setup.append(f"for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) S{k}[s] = {_literal(_identity(d, kind))};")
-        if not dense and hashing.key_cache_usable(word_types, n_strings):  # the block's cache of the slots' keys
+        if key_cache:  # the block's cache of the slots' keys, after the accumulators
             setup.append(f"u64* key_cache = (u64*)(shared_words + {len(specs)} * n_slots);")
             setup.append(f"for (i64 s = threadIdx.x; s < n_slots; s += blockDim.x) key_cache[s] = {hashing.KEY_UNKNOWN};")
         setup.append("__syncthreads();")
@@ -508,22 +513,24 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
     one_word = (n_words, n_strings) == (1, 0)
     full = hashing.final_capacity(keys.n)
     stages = sorted({min(stage, full) for stage in _STAGES} | {full})
-    cache_words = int(hashing.key_cache_usable(keys.word_types, n_strings))
+    one_string = hashing.key_cache_usable(keys.word_types, n_strings)
     for capacity in stages:
-        shared_words = len(specs) + cache_words
-        shared = _fits_shared(capacity + 1, shared_words)
+        shared = _fits_shared(capacity + 1, len(specs))
+        # the key cache takes one more shared word per slot: only where it fits beside the accumulators
+        key_cache = shared and one_string and _fits_shared(capacity + 1, len(specs) + 1)
         # The accumulators have a word for every slot and for the one-word tables' reserved key.
         memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1, extra_status=n_strings)
         table, stored, words, status = memory.table, memory.stored, memory.accumulators, memory.status
-        kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared)
+        kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared, key_cache=key_cache)
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
                 np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n), *values,
                 *valids, words)  # fmt: skip
-        _launch(kernel, keys.n, args, shared, capacity + 1, shared_words)
+        _launch(kernel, keys.n, args, shared, capacity + 1, len(specs) + int(key_cache))
         # A small table of one string key is numbered in key order by one more launch, queued before the read below
-        # (it reads the count on the device), so that the host has little left to do once the count is known.
+        # (it reads the count on the device), so that the host has little left to do once the count is known. (A
+        # stage that overflows has launched it for nothing: the kernel sees the flag and stops at once.)
         numbered = (_sorted_string_groups(keys, table, capacity, status, words, len(specs))
-                    if sort_strings and shared and cache_words else None)  # fmt: skip
+                    if sort_strings and one_string and capacity <= _NUMBERED_MAX else None)  # fmt: skip
         # one read: the key count, whether they fit, and the string keys' distinct bytes
         n_distinct, overflowed, *key_bytes = (int(x) for x in to_host(status))
         if not overflowed:
@@ -628,11 +635,10 @@ def _place_groups_kernel() -> Any:
     return cp.RawKernel(PLACE_GROUPS_SOURCE, "riptide_place_groups")
 
 
-#: The most slots :data:`SORTED_STRING_GROUPS_SOURCE` numbers (one block; the shared-memory stage's table).
+#: The most slots :data:`SORTED_STRING_GROUPS_SOURCE` numbers: one block of as many threads (the first stage's table).
 _NUMBERED_MAX = _SHARED_SLOTS
 
-SORTED_STRING_GROUPS_SOURCE = hashing._PRELUDE + r"""
-#define NUMBERED_MAX 1024
+SORTED_STRING_GROUPS_SOURCE = hashing._PRELUDE + f"#define NUMBERED_MAX {_NUMBERED_MAX}\n" + r"""
 __device__ __forceinline__ unsigned long long big_endian_prefix(const unsigned char* p, long long len) {
     // The first 8 bytes as one number that orders as the bytes do (zero past the end).
     const unsigned long long little = len > 0 ? string_word(p, 0, len) : 0ULL;
@@ -640,7 +646,7 @@ __device__ __forceinline__ unsigned long long big_endian_prefix(const unsigned c
     for (int k = 0; k < 8; ++k) big = (big << 8) | ((little >> (8 * k)) & 0xFFULL);
     return big;
 }
-extern "C" __global__ void riptide_sorted_string_groups(const long long* __restrict__ offsets,
+extern "C" __global__ void __launch_bounds__(NUMBERED_MAX) riptide_sorted_string_groups(const long long* __restrict__ offsets,
         const unsigned char* __restrict__ chars, const long long* __restrict__ table, const long long n_slots,
         const unsigned long long* __restrict__ status, const long long* __restrict__ words, const long long stride,
         const long long n_rows, const long long width, long long* __restrict__ out) {
@@ -676,13 +682,17 @@ extern "C" __global__ void riptide_sorted_string_groups(const long long* __restr
             if (pb != pa) { g += pb < pa; continue; }
             if (j == i) continue;
             const long long rj = owner_at[j], lb = offsets[rj + 1] - offsets[rj];
-            if (la <= 8 && lb <= 8) { g += lb < la; continue; }  // the prefixes held every byte
+            // the next 8 bytes at a time, as the prefixes (a string's end reads as zeros); equal to the shorter's
+            // end, the shorter is first
             const unsigned char* a = chars + start;
             const unsigned char* b = chars + offsets[rj];
             const long long common = la < lb ? la : lb;
-            long long k = 8;
-            while (k < common && a[k] == b[k]) ++k;
-            g += (k < common) ? (b[k] < a[k]) : (lb < la);
+            int order = 0;
+            for (long long k = 8; k < common && order == 0; k += 8) {
+                const unsigned long long wa = big_endian_prefix(a + k, la - k), wb = big_endian_prefix(b + k, lb - k);
+                order = wa == wb ? 0 : (wb < wa ? 1 : -1);
+            }
+            g += order != 0 ? order > 0 : lb < la;
         }
         out[g] = slot_at[i];
         out[width + g] = ri;
@@ -691,7 +701,7 @@ extern "C" __global__ void riptide_sorted_string_groups(const long long* __restr
         key_offsets[g + 1] = la;  // each key's length, summed below
     }
     __syncthreads();
-    if (threadIdx.x == 0) {  // at most a few hundred lengths
+    if (threadIdx.x == 0) {  // at most NUMBERED_MAX lengths
         long long total = 0;
         key_offsets[0] = 0;
         for (long long g = 1; g <= d; ++g) { total += key_offsets[g]; key_offsets[g] = total; }
@@ -715,7 +725,7 @@ def _sorted_string_groups(keys: KeyWords, table: Any, capacity: int, status: Any
         raise ValueError(f"one block numbers at most {_NUMBERED_MAX} slots, got {capacity}")
     (offsets, chars), width = keys.strings[0], capacity + 1
     out = cp.empty((4 + n_rows, width), dtype=np.int64)
-    _sorted_string_groups_kernel()((1,), (1024,), (offsets, chars, table, np.int64(capacity), status, words,
+    _sorted_string_groups_kernel()((1,), (_NUMBERED_MAX,), (offsets, chars, table, np.int64(capacity), status, words,
                                                   np.int64(words.shape[1]), np.int64(n_rows), np.int64(width), out))
     return out
 

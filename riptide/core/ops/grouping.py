@@ -270,6 +270,12 @@ def _dense_key_values(columns: list[Any], layout: Any, slot_of_group: Any) -> li
     return [NumericColumn(v.astype(c.data.dtype), dtype=c.dtype) for v, c in zip(values, columns, strict=True)]
 
 
+def keys_show_first_rows(columns: list[Any]) -> bool:
+    """Whether a group's key values must be read at its first row, not at any row of it: float keys, where ``0.0``
+    and ``-0.0`` are one key and pandas shows the first one seen."""
+    return any(isinstance(c, NumericColumn) and c.kind in "fc" for c in columns)
+
+
 def _string_keys(column: StringColumn, starts: Any, key_offsets: Any, n_bytes: int) -> StringColumn:
     """The groups' keys of a string key column: the segments at ``starts``, laid out by ``key_offsets`` (owner rows,
     so none is missing)."""
@@ -283,7 +289,7 @@ def _owner_key_values(columns: list[Any], owners: Any, key_bytes: tuple[int, ...
 
     A missing owner's bytes were counted as none (``key_words`` empties missing strings kept as keys): a masked
     string key kept with ``dropna=False`` reads its size instead."""
-    if any(isinstance(c, NumericColumn) and c.kind in "fc" for c in columns):
+    if keys_show_first_rows(columns):
         return None
     string_bytes = iter(key_bytes)
     values = []
