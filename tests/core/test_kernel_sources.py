@@ -91,7 +91,7 @@ SOURCES["riptide_gather_rows"] = hash_aggregate.GATHER_ROWS_SOURCE
 SOURCES["riptide_place_groups"] = hash_aggregate.PLACE_GROUPS_SOURCE
 SOURCES["riptide_sorted_string_groups"] = hash_aggregate.SORTED_STRING_GROUPS_SOURCE
 SOURCES["hash_aggregate:cached_keys_counted"] = hash_aggregate._source((), 1, True, (("int64", "size", False),), True,
-                                                                   key_cache=True)
+                                                                   key_cache=True, count_bytes=True)
 SOURCES["riptide_table_init"] = hashing.init_source((0, -(2**63), 2**63 - 1), True)
 DEFINES["riptide_gather_segments"] = ["-DSEGMENT_T=unsigned char"]
 

@@ -284,18 +284,19 @@ def _string_keys(column: StringColumn, starts: Any, key_offsets: Any, n_bytes: i
 
 def _owner_key_values(columns: list[Any], owners: Any, key_bytes: tuple[int, ...], dropna: bool) -> list[Any] | None:
     """The key columns' values at each group's owner row, a string key's bytes taken at the size the table counted
-    while its rows claimed slots (``key_bytes``, one per string key in order: no read of the size); None when a key
-    is a float (pandas shows a float group's first row, which ``-0.0`` and ``0.0`` may not share with the owner).
+    while its rows claimed slots (``key_bytes``, one per string key in order, or none: then the size is read); None
+    when a key is a float (pandas shows a float group's first row, which ``-0.0`` and ``0.0`` may not share with the
+    owner).
 
     A missing owner's bytes were counted as none (``key_words`` empties missing strings kept as keys): a masked
     string key kept with ``dropna=False`` reads its size instead."""
     if keys_show_first_rows(columns):
         return None
-    string_bytes = iter(key_bytes)
+    string_bytes = iter(key_bytes)  # (none when the table did not count them)
     values = []
     for column in columns:
         if isinstance(column, StringColumn):
-            counted = next(string_bytes)
+            counted = next(string_bytes, None)
             values.append(column.take(owners, n_bytes=counted if dropna or column.mask is None else None))
         else:
             values.append(column.take(owners))
