@@ -225,8 +225,12 @@ def zip_member_name(path: Any, compression: Any = None) -> str:
 
 
 @contextlib.contextmanager
-def atomic_target(path: Any, compression: str | None = None, compression_arg: Any = None) -> Iterator[Any]:
+def atomic_target(path: Any, compression: str | None = None, compression_arg: Any = None, *,
+                  writeback: bool = False) -> Iterator[Any]:  # fmt: skip
     """A binary file to write ``path``'s new content to; it replaces ``path`` only when the block succeeds.
+
+    ``writeback``: for a local path, the temporary file starts its bytes' writeback to disk as they are written
+    (:class:`_StartingWriteback`), so that the final rename has little left to flush; a large writer asks for it.
 
     With ``compression`` (the method) the bytes written are compressed on the way (``"zip"``: one file, named by
     :func:`zip_member_name` from the caller's own ``compression_arg``, e.g. a dict with ``archive_name``). File-like targets are written directly (they are the caller's to manage);
@@ -257,7 +261,7 @@ def atomic_target(path: Any, compression: str | None = None, compression_arg: An
         raise OSError(f"Cannot save file into a non-existent directory: '{os.path.dirname(path)}'")
     fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as raw:
+        with (_StartingWriteback(io.FileIO(fd, "w")) if writeback else os.fdopen(fd, "wb")) as raw:
             with _compressing(raw, compression, member) as stream:
                 yield stream
         if os.path.exists(path):  # keep the target's permissions, as an in-place write would
@@ -282,8 +286,9 @@ def start_writeback(file: Any, start: int, length: int) -> None:
     once: ext4 flushes a file renamed over an existing one (an atomic replace), which took 80-116 ms for 179 MB on
     the GPU host and 44-74 ms with the writeback started per 18 MB.
 
-    Meant for a file the writer made itself (:func:`writes_own_file`): asking a caller's file object for its
-    descriptor or flushing it may change it (a spooled file rolls over to disk, a gzip stream gets a sync point).
+    Meant for a file the writer made itself (:func:`atomic_target`'s temporary file): asking a caller's file object
+    for its descriptor or flushing it may change it (a spooled file rolls over to disk, a gzip stream gets a sync
+    point).
     """
     sync_file_range = _sync_file_range()
     if sync_file_range is None:
@@ -296,10 +301,25 @@ def start_writeback(file: Any, start: int, length: int) -> None:
     sync_file_range(fd, start, length, 2)  # SYNC_FILE_RANGE_WRITE; a failure only means no early writeback
 
 
-def writes_own_file(path: Any) -> bool:
-    """Whether :func:`atomic_target` of ``path`` writes a file of its own (a local path's temporary file), rather
-    than the caller's file object or a URL's stream."""
-    return not is_file_like(path) and not is_url(path)
+#: :class:`_StartingWriteback` starts the writeback of the bytes written every this many bytes.
+WRITEBACK_BYTES = 16 << 20
+
+
+class _StartingWriteback(io.BufferedWriter):
+    """:func:`atomic_target`'s temporary file with ``writeback``: each :data:`WRITEBACK_BYTES` written have their
+    writeback to disk started (:func:`start_writeback`) in the writing thread, while the writer goes on."""
+
+    def __init__(self, raw: io.FileIO):
+        super().__init__(raw)
+        self._started = 0  # the end of the last range whose writeback was started
+
+    def write(self, data: Any) -> int:
+        written = super().write(data)
+        end = self.tell()
+        if end - self._started >= WRITEBACK_BYTES:
+            start_writeback(self, self._started, end - self._started)
+            self._started = end
+        return written
 
 
 @functools.cache

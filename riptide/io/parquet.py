@@ -206,13 +206,12 @@ def to_parquet(frame: Any, path: Any = None, engine: str = "auto", compression: 
         buffer = io.BytesIO()
         write_row_groups(table, buffer, compression=compression, row_group_size=rows, **kwargs)
         return buffer.getvalue()
-    with _files.atomic_target(path) as sink:
+    with _files.atomic_target(path, writeback=True) as sink:  # (the disk starts as the pieces are written)
         if overlapped:
             # encoded on all cores (:mod:`riptide.io.parquet_parallel`): range k+1 is copied to the host while
             # earlier ranges are encoded and written
             write_row_groups(frame_row_ranges(frame, index, rows, schema), sink, schema=schema,
-                             compression=compression, row_group_size=rows, writeback=_files.writes_own_file(path),
-                             **kwargs)  # fmt: skip
+                             compression=compression, row_group_size=rows, **kwargs)  # fmt: skip
         else:
             write_row_groups(table, sink, compression=compression, row_group_size=rows, **kwargs)
     return None

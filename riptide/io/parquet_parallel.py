@@ -54,7 +54,6 @@ from riptide.io import thrift_compact as tc
 __all__ = ["WRITE_ROWS", "frame_row_ranges", "write_row_groups"]
 
 WRITE_ROWS = 1 << 20  # rows per row group unless the caller says otherwise (pyarrow's default)
-_WRITEBACK_BYTES = 16 << 20  # the written bytes' writeback to disk is started every this many bytes
 _MAGIC = b"PAR1"
 
 # parquet.thrift field ids used here
@@ -101,7 +100,7 @@ def frame_row_ranges(frame: Any, index: bool | None = None, row_group_size: int 
 
 def write_row_groups(source: pa.Table | Iterable[pa.Table], sink: Any, schema: pa.Schema | None = None,
                      compression: Any = "snappy", row_group_size: int | None = None, threads: int | None = None,
-                     by_column: bool | None = None, *, writeback: bool = False, **kwargs: Any) -> None:  # fmt: skip
+                     by_column: bool | None = None, **kwargs: Any) -> None:  # fmt: skip
     """Write ``source`` as one Parquet file to ``sink``, its row groups encoded on ``threads`` threads.
 
     ``source``: a ``pyarrow.Table`` (cut into ranges of ``row_group_size`` rows, default ``WRITE_ROWS``) or an
@@ -111,8 +110,6 @@ def write_row_groups(source: pa.Table | Iterable[pa.Table], sink: Any, schema: p
     complete). ``schema``: the file's Arrow schema; by default the first table's; tables whose schema differs are
     cast to it. ``threads``: encoding threads, by default the CPUs this process may run on. ``by_column``: encode
     each column of a range as a task of its own (default: when there are several threads and columns).
-    ``writeback``: ``sink`` is a file the caller made for this write (never a user's file object): start its bytes'
-    writeback to disk as they are written (:func:`riptide.io._files.start_writeback`; always so for a path).
     ``compression`` and ``**kwargs`` go to ``pyarrow.parquet.write_table`` (``use_dictionary``, ``write_statistics``,
     ``write_page_index``, ``compression_level``, ...).
 
@@ -131,9 +128,8 @@ def write_row_groups(source: pa.Table | Iterable[pa.Table], sink: Any, schema: p
     threads = int(threads or _default_threads())
     path = _files.stringify_path(sink)
     if isinstance(path, str):
-        with _files.atomic_target(path) as target:
-            write_row_groups(source, target, schema, compression, rows, threads, by_column,
-                             writeback=_files.writes_own_file(path), **kwargs)  # fmt: skip
+        with _files.atomic_target(path, writeback=True) as target:  # its disk starts as the pieces are written
+            write_row_groups(source, target, schema, compression, rows, threads, by_column, **kwargs)
         return
     if isinstance(source, pa.Table):
         table = source if schema is None else _fitted(source, schema)
@@ -149,7 +145,7 @@ def write_row_groups(source: pa.Table | Iterable[pa.Table], sink: Any, schema: p
         return
     if by_column is None:
         by_column = threads > 1 and first.num_columns > 1
-    _Stitcher(sink, compression, kwargs, by_column, writeback).run(first, pieces, threads)
+    _Stitcher(sink, compression, kwargs, by_column).run(first, pieces, threads)
 
 
 def _fitted(table: pa.Table, schema: pa.Schema) -> pa.Table:
@@ -292,14 +288,12 @@ class _Stitcher:
     chunks of a range into one row group. Otherwise each range is one task.
     """
 
-    def __init__(self, sink: Any, compression: Any, kwargs: dict, by_column: bool, writeback: bool = False):
+    def __init__(self, sink: Any, compression: Any, kwargs: dict, by_column: bool):
         self.sink = sink
         self.compression = compression
         self.kwargs = kwargs
         self.by_column = by_column
         self.position = 0
-        self.writeback = writeback  # start the written bytes' writeback to disk (a file made for this write)
-        self.written_back = 0  # bytes whose writeback has been started (_files.start_writeback)
         self.metadata: tc.Struct | None = None
         self.row_groups: list[tc.Struct] = []
         self.num_rows = 0
@@ -426,10 +420,6 @@ class _Stitcher:
     def _write(self, data: Any) -> None:
         self.sink.write(data)
         self.position += len(data)
-        # the disk starts on the written bytes while the rest is encoded
-        if self.writeback and self.position - self.written_back >= _WRITEBACK_BYTES:
-            _files.start_writeback(self.sink, self.written_back, self.position - self.written_back)
-            self.written_back = self.position
 
     def _finish(self) -> None:
         """The tail (bloom filters, column indexes, offset indexes) and the merged footer."""

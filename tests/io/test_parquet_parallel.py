@@ -487,7 +487,7 @@ def test_writeback_started_as_it_writes_leaves_pyarrows_file(monkeypatch, tmp_pa
 
     calls = []
     start_writeback = parquet_parallel._files.start_writeback
-    monkeypatch.setattr(parquet_parallel, "_WRITEBACK_BYTES", 1)
+    monkeypatch.setattr(parquet_parallel._files, "WRITEBACK_BYTES", 1)
     monkeypatch.setattr(parquet_parallel._files, "start_writeback",
                         lambda file, start, length: calls.append((start, length)) or start_writeback(file, start, length))
     table = pa.Table.from_pandas(_mixed_frame(2000, seed=3))

@@ -199,8 +199,8 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     else:
         name = "hash_aggregate"
         table = "i64* table, const i64 mask, u64* status, const u64 limit, const i64 max_steps"
-        # status[0]: keys claimed, status[1]: the table is full, then each string key's distinct bytes; each
-        # accumulator has a word for every slot and for the one-word tables' reserved key.
+        # status[0]: keys claimed, status[1]: the table is full, then (count_bytes) each string key's distinct
+        # bytes; each accumulator has a word for every slot and for the one-word tables' reserved key.
         status = ("u64* claimed = status; volatile u64* overflow = status + 1; u64* key_bytes = status + 2; "
                   "const i64 n_slots = mask + 2;")  # fmt: skip
         find_slot = hashing.find_slot_source(word_types, n_strings, count_bytes=count_bytes, key_cache=key_cache)
@@ -520,11 +520,12 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
         # the key cache takes one more shared word per slot: only where it fits beside the accumulators
         key_cache = shared and one_string and _fits_shared(capacity + 1, len(specs) + 1)
         # The accumulators have a word for every slot and for the one-word tables' reserved key.
-        memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1, extra_status=n_strings)
-        table, stored, words, status = memory.table, memory.stored, memory.accumulators, memory.status
         # The claiming rows count their keys' bytes where the table is small (the keys' take then needs no size
         # read); in a large table a million claims adding to one word cost milliseconds (groupby on id3: +3.3 ms).
         count_bytes = capacity <= _NUMBERED_MAX
+        memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1,
+                                      extra_status=n_strings if count_bytes else 0)  # fmt: skip
+        table, stored, words, status = memory.table, memory.stored, memory.accumulators, memory.status
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared, key_cache=key_cache,
                          count_bytes=count_bytes)  # fmt: skip
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
@@ -540,8 +541,7 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
         n_distinct, overflowed, *key_bytes = (int(x) for x in to_host(status))
         if not overflowed:
             return AggregatedTable(HashTable(keys, table, None, stored, n_distinct), words, specs, n_distinct,
-                                   len(specs), key_bytes=tuple(key_bytes) if count_bytes else (),
-                                   _numbered=numbered)  # fmt: skip
+                                   len(specs), key_bytes=tuple(key_bytes), _numbered=numbered)  # fmt: skip
     raise AssertionError("the last stage's table holds every row")  # pragma: no cover
 
 
