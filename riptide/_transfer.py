@@ -654,14 +654,20 @@ D2H_STRATEGIES: dict[str, Callable[[Any], np.ndarray]] = {
 
 
 def host_to_device(array: np.ndarray, strategy: str | None = None) -> Any:
-    """Copy a NumPy array to the current GPU; returns a ``cupy.ndarray`` whose data is there on return.
+    """Copy a NumPy array to the current GPU; returns a ``cupy.ndarray`` whose data is there for any work queued
+    after it on the current stream (and the host array may be reused at once).
 
     ``strategy`` (a key of ``H2D_STRATEGIES``) overrides the configured default
-    for large arrays; arrays under ``small_bytes`` always use ``cupy.asarray``.
+    for large arrays; arrays under ``small_bytes`` always use ``cupy.asarray``,
+    without waiting: CuPy stages them in its pinned pool and queues the DMA on
+    the current stream. Waiting there would also wait for every kernel already
+    queued, and the small uploads between a reader's or a groupby's kernels
+    would each stall the host until the GPU drains (read_parquet of G1 1e7 spent
+    6.8 ms of its 23 ms so).
     """
     array = np.asarray(array)
     if array.nbytes < _settings.small_bytes:
-        return h2d_cupy(array)
+        return _cupy().asarray(array)
     if array.flags.c_contiguous or array.flags.f_contiguous:
         if _is_page_locked(_cupy(), array.ctypes.data):
             return _h2d_direct(array, "C" if array.flags.c_contiguous else "F")

@@ -28,7 +28,7 @@ import numpy as np
 
 from riptide import _transfer
 
-__all__ = ["PIECE", "read_file", "read_ranges"]
+__all__ = ["PIECE", "PendingRead", "read_file", "read_ranges", "start_read_ranges"]
 
 PIECE = 8 << 20  # bytes per parallel read (and per copy to the device)
 
@@ -47,6 +47,29 @@ def read_file(path: str, xp: types.ModuleType) -> Any:
 def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType) -> Any:
     """The bytes of ``ranges`` ([k, 2]: file offset, length), back to back, as one uint8 array of ``total`` bytes
     in ``xp``."""
+    return start_read_ranges(path, ranges, total, xp).result()
+
+
+class PendingRead:
+    """A read started by :func:`start_read_ranges`; :meth:`result` waits for it and gives the bytes.
+
+    Until then the reader threads hold the shared pinned buffer: every started read must have ``result()`` called
+    (also when the caller has no use for the bytes any more), in a ``finally`` if anything can raise in between.
+    """
+
+    def __init__(self, finish: Any):
+        self._finish, self._bytes = finish, None
+
+    def result(self) -> Any:
+        if self._finish is not None:
+            finish, self._finish = self._finish, None
+            self._bytes = finish()
+        return self._bytes
+
+
+def start_read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType) -> PendingRead:
+    """:func:`read_ranges`, started: the reads and copies run on the reader threads while the caller goes on (the
+    Parquet decoder plans its columns meanwhile)."""
     pieces = []  # (file offset, length, offset in the output)
     at = 0
     for offset, length in ranges.tolist():
@@ -55,8 +78,8 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
         at += length
     if xp is np:
         host = np.empty(total, dtype=np.uint8)
-        _pread_all(path, pieces, host, None)
-        return host
+        _pread_all(path, pieces, host, None).result()
+        return PendingRead(lambda: host)
     import cupy as cp
     import cupyx
 
@@ -66,13 +89,13 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
     caller = cp.cuda.get_current_stream()
     caller.synchronize()
     ready = caller.record()  # (already complete: the worker threads' streams wait on nothing more)
-    with _pinned_lock:
+    _pinned_lock.acquire()  # released by the PendingRead's result()
+    try:
         if _pinned[0] is None or _pinned[0].size < total:
             grown = max(total, 1, 2 * (0 if _pinned[0] is None else _pinned[0].size))
             _pinned[0] = None
             _pinned[0] = cupyx.empty_pinned(grown, dtype=np.uint8)
         host = _pinned[0]
-
         streams: set = set()  # the worker threads' streams that copied a piece
 
         def to_device(lo: int, n: int) -> None:
@@ -83,11 +106,22 @@ def read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType)
                                         cp.cuda.runtime.memcpyHostToDevice, stream.ptr)  # fmt: skip
             streams.add(stream)
 
+        reads = _pread_all(path, pieces, host, to_device)
+    except BaseException:
+        _pinned_lock.release()
+        raise
+
+    def finish() -> Any:
         try:
-            _pread_all(path, pieces, host, to_device)
+            reads.result()
         finally:  # every copy is done before the pinned buffer is let go (or the bytes are used)
-            _synchronize_all(list(streams))
-    return device
+            try:
+                _synchronize_all(list(streams))
+            finally:
+                _pinned_lock.release()
+        return device
+
+    return PendingRead(finish)
 
 
 def _synchronize_all(streams: list) -> None:
@@ -111,31 +145,40 @@ def _reader_pool() -> concurrent.futures.ThreadPoolExecutor:
         return _pool[0]
 
 
-def _pread_all(path: str, pieces: list, host: np.ndarray, then: Any) -> None:
+def _pread_all(path: str, pieces: list, host: np.ndarray, then: Any) -> PendingRead:
+    """The pieces read into ``host`` on the reader threads (``then(at, length)`` after each); the PendingRead's
+    ``result()`` waits for them all, then closes the file."""
     fd = os.open(path, os.O_RDONLY)
-    try:
-        def read(piece: tuple[int, int, int]) -> None:
-            offset, length, at = piece
-            view = memoryview(host[at : at + length])
-            done = 0
-            while done < length:
-                got = os.preadv(fd, [view[done:]], offset + done)
-                if got <= 0:
-                    raise OSError(f"short read of {path}")
-                done += got
-            if then is not None:
-                then(at, length)
 
+    def read(piece: tuple[int, int, int]) -> None:
+        offset, length, at = piece
+        view = memoryview(host[at : at + length])
+        done = 0
+        while done < length:
+            got = os.preadv(fd, [view[done:]], offset + done)
+            if got <= 0:
+                raise OSError(f"short read of {path}")
+            done += got
+        if then is not None:
+            then(at, length)
+
+    futures: list = []
+
+    def finish() -> None:
+        try:
+            _transfer._wait_all(futures)  # every submitted read is done before the file is closed
+        finally:
+            os.close(fd)
+
+    try:
         if len(pieces) <= 1:
             for piece in pieces:
                 read(piece)
         else:
             pool = _reader_pool()
-            futures = []
-            try:
-                for piece in pieces:
-                    futures.append(pool.submit(read, piece))
-            finally:
-                _transfer._wait_all(futures)  # every submitted read is done before the file is closed
-    finally:
-        os.close(fd)
+            for piece in pieces:
+                futures.append(pool.submit(read, piece))
+    except BaseException:
+        finish()
+        raise
+    return PendingRead(finish)

@@ -546,6 +546,8 @@ def _infer_as_pandas(table: pa.Table, inferred: list, requested: dict, label_to_
     * pyarrow's integer parser refuses a leading ``+`` (``+5``), pandas' accepts it: a float column of integral
       values with none missing is read again as text, and becomes int64 when every field is an integer's text.
     * Integers beyond int64 (inferred as float by pyarrow): pandas reads them as uint64 or text -> pandas' parser.
+      Only an integer's own text counts: ``2.5e+300`` is a float to pandas too, so a float column holding values
+      that large is read again as text to see which it holds.
 
     ``reread(column_types)`` reads the file again with those types. Only columns that fail a check cost a re-read.
     """
@@ -553,6 +555,7 @@ def _infer_as_pandas(table: pa.Table, inferred: list, requested: dict, label_to_
 
     as_text: dict[str, Any] = {}
     maybe_int: list[str] = []
+    maybe_huge: list[str] = []  # values beyond int64: an integer's text among them sends the file to pandas
     for field in inferred:
         array = table.column(field)
         if not pa.types.is_floating(array.type) or array.null_count == len(array):
@@ -561,7 +564,7 @@ def _infer_as_pandas(table: pa.Table, inferred: list, requested: dict, label_to_
         if has_nan:
             as_text[field] = pa.string()
         elif largest >= 2.0**63:
-            raise _Fallback("integers beyond int64 (pandas reads them as uint64 or text)")
+            maybe_huge.append(field)
         elif integral:
             maybe_int.append(field)
     for label, wanted in requested.items():
@@ -571,9 +574,13 @@ def _infer_as_pandas(table: pa.Table, inferred: list, requested: dict, label_to_
         if _float_scan(table.column(field))[0]:
             raise ValueError(f"cannot safely convert passed user dtype of {wanted} for text data in column "
                              f"{label!r}: a NaN spelling that is not a missing value here")  # fmt: skip
-    if not as_text and not maybe_int:
+    if not as_text and not maybe_int and not maybe_huge:
         return table
-    text = reread({**{f: pa.string() for f in maybe_int}, **as_text})
+    text = reread({**{f: pa.string() for f in maybe_int + maybe_huge}, **as_text})
+    for field in maybe_huge:
+        huge = pc.greater_equal(pc.abs(table.column(field)), 2.0**63)
+        if pc.any(pc.and_(huge, pc.match_substring_regex(text.column(field), _INTEGER_TEXT))).as_py():
+            raise _Fallback("integers beyond int64 (pandas reads them as uint64 or text)")
     for field in as_text:
         table = table.set_column(table.schema.get_field_index(field), field, text.column(field))
     for field in maybe_int:

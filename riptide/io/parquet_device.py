@@ -26,7 +26,8 @@ Data flow (``n_pages`` is a few thousand for a file of 1e7 rows: pyarrow writes 
 5. ``pq_byte_arrays`` lists the entries of the string dictionaries; for categorical columns (pandas'
    ``category`` written as an Arrow dictionary) the entries of all row groups are factorized on the device in
    order of first appearance, which is the order of pyarrow's unified dictionary: the categories, and a map from
-   each row group's dictionary entry to its category.
+   each row group's dictionary entry to its category. When every row group's dictionary has the same size (pandas
+   writes one dictionary into each), they are taken to be the same and the check waits for step 7's read.
 6. ``pq_values`` (one warp per data page, one launch for all columns) decodes PLAIN values, booleans (PLAIN and
    RLE) and dictionary indices (RLE / bit-packed hybrid), gathering from the dictionary page: fixed-width values,
    string (position, length) pairs, or category codes.
@@ -37,8 +38,10 @@ Data flow (``n_pages`` is a few thousand for a file of 1e7 rows: pyarrow writes 
 
 So: one metadata read (host), one file read and one upload, 6 kernel launches (+ the factorization of the
 categorical dictionaries, + one string gather per string column), and a few small device-to-host reads (page
-counts, page table and error flag, the final sizes; with categorical columns also their dictionaries' sizes and
-whether each column's row groups share one dictionary).
+counts, page table and error flag, the final sizes, with which also goes the check that each categorical column's
+row groups share one dictionary when their dictionaries have one size). The small host arrays the kernels take
+(page lists, the page table) are queued on the stream without waiting (see :func:`riptide._transfer.host_to_device`),
+so between those reads the host runs ahead of the GPU.
 
 What goes to pyarrow (:mod:`riptide.io.parquet` reads those columns with pyarrow and the result is the same):
 nested types, repeated fields, codecs other than Snappy / uncompressed, encodings other than PLAIN, RLE and
@@ -59,7 +62,7 @@ import numpy as np
 import pyarrow as pa
 
 from riptide.io import parquet_kernels as K
-from riptide.io._device_read import read_ranges
+from riptide.io._device_read import read_ranges, start_read_ranges
 
 __all__ = ["read_parquet_device", "CupyLauncher"]
 
@@ -101,6 +104,7 @@ class _Plan(NamedTuple):
     physical: Any  # NumPy dtype of the stored values (fixed width)
     nullable: bool  # max definition level 1
     arrow_type: pa.DataType
+    chunks: np.ndarray  # [row groups, 4]: the column chunk's file offset, compressed length, values, codec
 
 
 # --------------------------------------------------------------------------- planning (host, metadata only)
@@ -112,17 +116,21 @@ def _plan(pf: Any, name: str, leaf: int, field: pa.Field) -> _Plan | None:
     col = pf.schema.column(leaf)
     if col.max_repetition_level != 0 or col.max_definition_level > 1 or col.path != name:
         return None
+    chunks = np.empty((meta.num_row_groups, 4), dtype=np.int64)
     for rg in range(meta.num_row_groups):
         chunk = meta.row_group(rg).column(leaf)
         if (chunk.compression not in _CODECS or not set(chunk.encodings) <= _ENCODINGS
                 or chunk.file_path not in (None, "")):  # fmt: skip
             return None
+        start = chunk.dictionary_page_offset if chunk.has_dictionary_page and chunk.dictionary_page_offset else (
+            chunk.data_page_offset)
+        chunks[rg] = start, chunk.total_compressed_size, chunk.num_values, _CODECS[chunk.compression]
     physical, typ = col.physical_type, field.type
     logical = col.logical_type.to_json() if col.logical_type is not None else "{}"
     nullable = col.max_definition_level == 1
 
     def fixed(np_dtype: Any) -> _Plan:
-        return _Plan(name, leaf, K.KIND_FIXED, np.dtype(np_dtype).itemsize, np.dtype(np_dtype), nullable, typ)
+        return _Plan(name, leaf, K.KIND_FIXED, np.dtype(np_dtype).itemsize, np.dtype(np_dtype), nullable, typ, chunks)
 
     if physical == "INT32" and (pa.types.is_integer(typ) and typ.bit_width <= 32 or pa.types.is_date32(typ)):
         return fixed(np.int32)
@@ -138,12 +146,12 @@ def _plan(pf: Any, name: str, leaf: int, field: pa.Field) -> _Plan | None:
     if physical == "DOUBLE" and pa.types.is_float64(typ):
         return fixed(np.float64)
     if physical == "BOOLEAN" and pa.types.is_boolean(typ):
-        return _Plan(name, leaf, K.KIND_BOOL, 1, np.dtype(np.uint8), nullable, typ)
+        return _Plan(name, leaf, K.KIND_BOOL, 1, np.dtype(np.uint8), nullable, typ, chunks)
     if physical == "BYTE_ARRAY" and (pa.types.is_string(typ) or pa.types.is_large_string(typ)):
-        return _Plan(name, leaf, K.KIND_STRING, 0, None, nullable, typ)
+        return _Plan(name, leaf, K.KIND_STRING, 0, None, nullable, typ, chunks)
     if (physical == "BYTE_ARRAY" and pa.types.is_dictionary(typ)
             and (pa.types.is_string(typ.value_type) or pa.types.is_large_string(typ.value_type))):  # fmt: skip
-        return _Plan(name, leaf, K.KIND_CATEGORY, 4, np.dtype(np.int32), nullable, typ)
+        return _Plan(name, leaf, K.KIND_CATEGORY, 4, np.dtype(np.int32), nullable, typ, chunks)
     return None
 
 
@@ -181,23 +189,49 @@ def read_parquet_device(path: str, columns: Any = None, *, xp: Any = None, launc
     schema = pf.schema_arrow
     if pf.metadata.num_columns != len(schema) or any(pa.types.is_nested(f.type) for f in schema):
         return None  # nested columns: leaves and fields do not pair up
-    out_schema = _output_schema(pf, columns)
-    if out_schema is None:
-        return None
-    plans: dict[str, _Plan] = {}
-    for name in out_schema.names:
-        leaf = schema.get_field_index(name)
-        if leaf < 0:
+    # Every column wanted: the file's bytes start on their way to the device now, while the columns are planned
+    # (about a millisecond of metadata on the host, no longer in front of the read).
+    prefetch = _Prefetch.start(pf, path, xp) if columns is None else None
+    try:
+        out_schema = _output_schema(pf, columns)
+        if out_schema is None:
             return None
-        plan = _plan(pf, name, leaf, schema.field(leaf))
-        if plan is not None:
-            plans[name] = plan
-    if not plans:
-        return None
-    decoded = _Decoder(pf, path, list(plans.values()), xp, launcher).run()
+        plans: dict[str, _Plan] = {}
+        for name in out_schema.names:
+            leaf = schema.get_field_index(name)
+            if leaf < 0:
+                return None
+            plan = _plan(pf, name, leaf, schema.field(leaf))
+            if plan is not None:
+                plans[name] = plan
+        if not plans:
+            return None
+        decoded = _Decoder(pf, path, list(plans.values()), xp, launcher, prefetch).run()
+    finally:
+        if prefetch is not None:
+            prefetch.pending.result()  # (the decoder's bytes, or a read no one needs: the reader threads let go)
     if decoded is None:
         return None
     return _assemble(pf, out_schema, decoded, xp)
+
+
+class _Prefetch(NamedTuple):
+    """The file's bytes between its magic number and its footer (every column chunk), being read."""
+
+    first: int  # file offset of the first byte read
+    size: int
+    pending: Any  # a PendingRead
+
+    @classmethod
+    def start(cls, pf: Any, path: str, xp: Any) -> _Prefetch:
+        import os
+
+        first = 4  # after "PAR1"; the footer is its metadata, 4 bytes of length and "PAR1"
+        size = max(os.path.getsize(path) - 8 - pf.metadata.serialized_size - first, 0)
+        return cls(first, size, start_read_ranges(path, np.array([[first, size]], dtype=np.int64), size, xp))
+
+    def covers(self, lo: int, hi: int) -> bool:
+        return self.first <= lo and hi <= self.first + self.size
 
 
 def _assemble(pf: Any, out_schema: pa.Schema, decoded: dict, xp: Any) -> Any:
@@ -225,10 +259,11 @@ def _assemble(pf: Any, out_schema: pa.Schema, decoded: dict, xp: Any) -> Any:
 class _Decoder:
     """One file's decoding; :meth:`run` returns {name: (Column, has_nulls)} or None (pyarrow reads the file)."""
 
-    def __init__(self, pf: Any, path: str, plans: list[_Plan], xp: Any, launcher: Any):
-        self.pf, self.path, self.xp, self.launch = pf, path, xp, launcher
+    def __init__(self, pf: Any, path: str, plans: list[_Plan], xp: Any, launcher: Any, prefetch: Any = None):
+        self.pf, self.path, self.xp, self.launch, self.prefetch = pf, path, xp, launcher, prefetch
         self.plans = plans
         self.n_rows = pf.metadata.num_rows
+        self.shared_dictionaries = True  # row groups' dictionaries of one size are one dictionary (checked)
 
     # ---- launch helpers
     def _warps(self, name: str, n: int, *args: Any) -> None:
@@ -256,14 +291,11 @@ class _Decoder:
 
         xp, meta = self.xp, self.pf.metadata
         # chunks in column-major order: a column's pages are consecutive in the page table
-        chunk_rows = []  # file offset, length, num_values, column, codec
-        for c, plan in enumerate(self.plans):
-            for rg in range(meta.num_row_groups):
-                ch = meta.row_group(rg).column(plan.leaf)
-                start = ch.dictionary_page_offset if ch.has_dictionary_page and ch.dictionary_page_offset else (
-                    ch.data_page_offset)
-                chunk_rows.append((start, ch.total_compressed_size, ch.num_values, c, _CODECS[ch.compression]))
-        chunk_info = np.array(chunk_rows, dtype=np.int64).reshape(-1, 5)
+        chunk_info = np.zeros((len(self.plans) * meta.num_row_groups, 5), dtype=np.int64)  # offset, length,
+        for c, plan in enumerate(self.plans):  # values, column, codec
+            rows = slice(c * meta.num_row_groups, (c + 1) * meta.num_row_groups)
+            chunk_info[rows, [0, 1, 2, 4]] = plan.chunks
+            chunk_info[rows, 3] = c
         n_chunks = chunk_info.shape[0]
         buf, at = self._upload(chunk_info[:, 0], chunk_info[:, 1])
         error = xp.zeros(1, dtype=np.int32)
@@ -293,7 +325,12 @@ class _Decoder:
     def _upload(self, offsets: np.ndarray, lengths: np.ndarray) -> tuple[Any, np.ndarray]:
         """The column chunks' bytes on the device, and where each chunk starts there. Chunks that fill most of the
         file span they lie in (every column selected) are read as that one span: a few large reads beat a hundred
-        small ones (G1 1e7: 6.4 ms for the whole 179 MB file, 14.5 ms for its 90 chunks one by one)."""
+        small ones (G1 1e7: 6.4 ms for the whole 179 MB file, 14.5 ms for its 90 chunks one by one). A prefetch
+        holding every chunk (see :class:`_Prefetch`) is used as it is."""
+        if self.prefetch is not None:
+            span = self.prefetch.pending.result()  # (also lets the reader threads go before any other read)
+            if len(offsets) and self.prefetch.covers(int(offsets.min()), int((offsets + lengths).max())):
+                return span, offsets - self.prefetch.first
         if len(offsets) and lengths.sum() >= DENSE_SPAN * (int((offsets + lengths).max()) - int(offsets.min())):
             first = int(offsets.min())
             span = int((offsets + lengths).max()) - first
@@ -418,7 +455,7 @@ class _Decoder:
         self._blocks("pq_byte_arrays", len(dict_list), dec, pages, self._device_i64(dict_list), len(dict_list),
                      dpos, dlen, error)  # fmt: skip
         dmap = xp.zeros(max(n_entries, 1), dtype=np.int32)
-        categories = self._categories(dec, pt, t, dpos, dlen, dmap)
+        categories, checks = self._categories(dec, pt, t, dpos, dlen, dmap)
         # values
         outputs: dict[int, dict] = {}
         cols = np.zeros((len(self.plans), K.CF), dtype=np.int64)
@@ -437,12 +474,13 @@ class _Decoder:
                 outputs[c] = dict(values=values)
         self._warps("pq_values", len(data_list), dec, pages, data_dev, len(data_list), self._device_i64(cols), valid,
                     vstart, voff, dpos, dlen, dmap, error)  # fmt: skip
-        # one read: error flag, each column's value count (its pages' `valid` summed), string columns' byte counts
+        # one read: error flag, each column's value count (its pages' `valid` summed), the categories' checks,
+        # string columns' byte counts
         first, last = t["first_page"], t["last_page"]
         has_pages = last >= 0
         bounds = self._device_i64(np.stack([np.where(has_pages, first, 0), np.where(has_pages, last, 0)]))
         n_values = csum[bounds[1]] - csum[bounds[0]] + valid[bounds[0]]
-        wanted = [error.astype(np.int64), n_values]
+        wanted = [error.astype(np.int64), n_values, *(xp.reshape(check, 1).astype(np.int64) for check in checks)]
         strings = [c for c, plan in enumerate(self.plans) if c in outputs and plan.kind == K.KIND_STRING]
         for c in strings:
             outputs[c]["coff"] = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(outputs[c]["lens"],
@@ -451,8 +489,12 @@ class _Decoder:
         sizes = _device.to_host(xp.concatenate(wanted)).tolist()  # one read: the sizes the last step allocates
         if sizes[0]:
             return None
-        counts = np.where(has_pages, sizes[1 : 1 + len(self.plans)], 0)
-        n_chars_of = dict(zip(strings, sizes[1 + len(self.plans) :]))
+        n_plans, n_checks = len(self.plans), len(checks)
+        if not all(sizes[1 + n_plans : 1 + n_plans + n_checks]):  # row groups' dictionaries of one size differ
+            self.shared_dictionaries = False
+            return self._decode(buf, t, error)
+        counts = np.where(has_pages, sizes[1 : 1 + n_plans], 0)
+        n_chars_of = dict(zip(strings, sizes[1 + n_plans + n_checks :]))
         decoded = {}
         for c, plan in enumerate(self.plans):
             if c not in outputs:
@@ -469,48 +511,48 @@ class _Decoder:
             decoded[plan.name] = (column, m is not None)
         return decoded
 
-    def _categories(self, dec: Any, pt: np.ndarray, t: dict, dpos: Any, dlen: Any, dmap: Any) -> dict:
+    def _categories(self, dec: Any, pt: np.ndarray, t: dict, dpos: Any, dlen: Any, dmap: Any) -> tuple[dict, list]:
         """Categorical columns: categories (first appearance over the row groups' dictionaries) and the map from
-        each dictionary entry to its category, written into ``dmap``."""
-        from riptide import _device
+        each dictionary entry to its category, written into ``dmap``; with the device booleans that must all be
+        true for those maps to hold (read with the decoder's last sizes, so this step waits for nothing).
+
+        A dictionary's bytes are known on the host: ``pq_byte_arrays`` fails a page whose entries (4-byte length,
+        then the bytes) do not fill it exactly, so its strings hold ``size - 4 * entries`` bytes. Row groups whose
+        dictionaries have one size are taken to share one dictionary (pandas writes its categoricals so) and the
+        check that they do is returned; when it fails, :meth:`_decode` runs again with ``shared_dictionaries``
+        off and the entries are numbered by first appearance.
+        """
         from riptide.core.column import StringColumn
 
         xp = self.xp
         found: dict[int, Any] = {}
-        spans = {}
+        checks: list = []
         for c, plan in enumerate(self.plans):
             if plan.kind != K.KIND_CATEGORY or t["bad_cols"][c]:
                 continue
             rows = t["strings"] & (t["col"] == c)
-            base = pt[rows, K.P_DICTBASE]
+            base, per_dict, sizes = pt[rows, K.P_DICTBASE], pt[rows, K.P_NVALUES], pt[rows, K.P_USIZE]
             lo = int(base.min()) if base.size else 0
-            hi = int((base + pt[rows, K.P_NVALUES]).max()) if base.size else 0
-            spans[c] = (lo, hi, pt[rows, K.P_NVALUES])
-        if not spans:
-            return found
-        offsets = {c: xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(dlen[lo:hi], dtype=np.int64)])
-                   for c, (lo, hi, _) in spans.items()}  # fmt: skip
-        totals = _device.to_host(xp.concatenate([o[-1:] for o in offsets.values()])).tolist()  # one read: sizes
-        columns = []
-        for (c, (lo, hi, per_dict)), n_chars in zip(spans.items(), totals):
-            chars = xp.empty(max(n_chars, 1), dtype=np.uint8)
-            self._threads("pq_gather_strings", hi - lo, dec, dpos[lo:hi], offsets[c], hi - lo, chars)
-            entries = StringColumn(offsets[c], chars[:n_chars], None, None)
-            columns.append((c, lo, hi, per_dict, entries, _same_dictionaries(entries, per_dict, n_chars, xp)))
-        # one read: whether each column's row groups share one dictionary
-        flags = [same for *_, same in columns if not isinstance(same, bool)]
-        shared = iter(_device.to_host(xp.stack(flags)).tolist() if flags else [])
-        for c, lo, hi, per_dict, entries, same in columns:
-            if same if isinstance(same, bool) else next(shared):
+            hi = int((base + per_dict).max()) if base.size else 0
+            n_chars = int(np.maximum(sizes - 4 * per_dict, 0).sum())  # exact unless the error flag is raised
+            offsets = xp.concatenate([xp.zeros(1, dtype=np.int64), xp.cumsum(dlen[lo:hi], dtype=np.int64)])
+            chars = xp.empty(max(int(sizes.sum()), 1), dtype=np.uint8)  # room for what a corrupt page can list
+            self._threads("pq_gather_strings", hi - lo, dec, dpos[lo:hi], offsets, hi - lo, chars)
+            entries = StringColumn(offsets, chars[:n_chars], None, None)
+            same = _same_dictionaries(entries, per_dict, n_chars, xp)
+            if same is True or (same is not False and self.shared_dictionaries):
                 n0 = int(per_dict[0])  # the dictionary is the categories: no factorization needed
-                codes, cats = xp.tile(xp.arange(n0, dtype=np.int64), len(per_dict)), entries.slice(0, n0)
+                codes = xp.tile(xp.arange(n0, dtype=np.int64), len(per_dict))
+                cats = StringColumn(offsets[: n0 + 1], chars[: n_chars // len(per_dict)], None, None)
+                if same is not True:
+                    checks.append(same)
             else:
                 codes, cats = _first_appearance(entries, xp)
             dmap[lo:hi] = codes.astype(np.int32)
-            value_type = self.plans[c].arrow_type.value_type
+            value_type = plan.arrow_type.value_type
             cats.arrow_type = None if pa.types.is_large_string(value_type) else value_type
             found[c] = cats
-        return found
+        return found, checks
 
     def _fixed(self, plan: _Plan, values: Any, m: Any, categories: Any) -> Any:
         from riptide.core import dtypes

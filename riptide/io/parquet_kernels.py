@@ -934,6 +934,7 @@ DEV void walk_byte_arrays(const u8* dec, const u8* p, const u8* end, i64 count, 
 }
 
 // Dictionary pages of string columns -> entries (position, length) at the page's P_DICTBASE; one block per page.
+// The entries must fill the page exactly: the host sizes the dictionaries' bytes from the pages' sizes.
 extern "C" __global__ void pq_byte_arrays(const u8* dec, const i64* pages, const i64* list, i64 n, i64* dpos,
                                           int* dlen, int* error) {
     __shared__ Chain s_chain;
@@ -946,7 +947,7 @@ extern "C" __global__ void pq_byte_arrays(const u8* dec, const i64* pages, const
     walk_byte_arrays(dec, base, base + P[P_USIZE], P[P_NVALUES], dpos + b, dlen + b, c, blockDim.x / WARP,
                      threadIdx.x / WARP);  // fmt: skip
     block_sync();
-    if (threadIdx.x == 0 && (c.bad || c.items != P[P_NVALUES])) fail(error, 4);
+    if (threadIdx.x == 0 && (c.bad || c.items != P[P_NVALUES] || c.pos != P[P_USIZE])) fail(error, 4);
 }
 
 extern "C" __global__ void pq_values(const u8* dec, const i64* pages, const i64* list, i64 n, const i64* cols,

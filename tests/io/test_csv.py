@@ -82,6 +82,8 @@ CORPUS = {
     "unicode": "name,v\nzoë,1\n中文,2\n😀,3\n",
     "huge_numbers": "a,b\n18446744073709551615,1\n1,2\n",
     "exponents": "a,b\n1e5,-1.5E-3\n2.5e+300,1e-320\n",
+    "huge_float_and_integer_text": "a,b\n1e300,9223372036854775808\n-1.5,1e19\n",
+    "huge_float_and_missing": "a\n1e300\n\n-1.5\n",
     "special_floats": "a\ninf\n-inf\nNaN\n1.0\n",
     "empty_file": "",
     "header_only": "a,b,c\n",
@@ -107,7 +109,8 @@ def test_corpus(name):
 
 
 @pytest.mark.parametrize("name", ["quotes", "crlf", "unicode", "exponents", "bools", "na_spellings", "leading_zeros"])
-def test_corpus_common_files_do_not_leave_the_fast_path(name):
+def test_corpus_common_files_do_not_leave_the_fast_path(name, monkeypatch):
+    monkeypatch.setattr("riptide.errors._warned", set())  # a fallback warned of by an earlier test warns again
     with warnings.catch_warnings():
         warnings.simplefilter("error", HostFallbackWarning)
         rt.read_csv(io.StringIO(CORPUS[name]))

@@ -431,3 +431,19 @@ def test_categories_differ_between_row_groups(tmp_path, launcher):
             writer.write_batch(batch)
     got = _check(path, launcher)
     assert list(got["k"].cat.categories) == ["b", "a", "c", "é"]
+
+
+@needs_gxx
+@pytest.mark.parametrize("second", [["a", "b"], ["b", "c"], ["b", "a"]])
+def test_dictionaries_of_one_size(tmp_path, launcher, second):
+    """Row groups whose dictionaries have one size are taken to share one dictionary and checked afterwards: when
+    they differ (other order, other values of the same byte count), the entries are numbered by first appearance."""
+    chunks = [pa.DictionaryArray.from_arrays(pa.array([0, 1, None, 1], pa.int32()), pa.array(["b", "a"])),
+              pa.DictionaryArray.from_arrays(pa.array([1, 0, 1], pa.int32()), pa.array(second))]  # fmt: skip
+    batches = [pa.record_batch({"k": chunk}) for chunk in chunks]
+    path = tmp_path / "t.parquet"
+    with pq.ParquetWriter(path, batches[0].schema) as writer:
+        for batch in batches:
+            writer.write_batch(batch)
+    got = _check(path, launcher)
+    assert list(got["k"].cat.categories) == list(dict.fromkeys(["b", "a", *second]))
