@@ -209,3 +209,11 @@ def test_requested_schema_must_match():
         s.__arrow_c_device_array__(pa.float32().__arrow_c_schema__())
     schema, _ = s.__arrow_c_device_array__(pa.int64().__arrow_c_schema__())
     assert schema is not None
+
+
+@pytest.mark.parametrize("index_type", [pa.uint8(), pa.uint32(), pa.int16(), pa.int32()])
+def test_from_arrow_dictionary_of_any_index_type(index_type):
+    """polars hands its categoricals over with uint32 indices; a missing index is a missing row, as in pandas."""
+    array = pa.DictionaryArray.from_arrays(pa.array([2, None, 0, 2], index_type), pa.array(["x", "y", "é"]))
+    table = pa.table({"k": array, "v": [1, 2, 3, 4]})
+    pd.testing.assert_frame_equal(rt.from_arrow(table).to_pandas(), table.to_pandas())

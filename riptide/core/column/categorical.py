@@ -134,7 +134,10 @@ class CategoricalColumn(Column):
         from riptide.core.column.build import column_from_arrow
 
         categories = column_from_arrow(array.dictionary, xp)
-        codes = array.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        indices = array.indices
+        if pa.types.is_unsigned_integer(indices.type):  # (polars' categoricals: uint32) -1 marks a missing code
+            indices = indices.cast(pa.int64())
+        codes = indices.fill_null(-1).to_numpy(zero_copy_only=False)
         codes = codes.astype(codes_dtype_for(len(array.dictionary)))
         return cls(_device.to_device(codes, xp), categories, array.type.ordered)
 
