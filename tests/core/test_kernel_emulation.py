@@ -59,6 +59,10 @@ static inline unsigned __ballot_sync(unsigned, int p) { return p != 0; }
 template <typename T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
 template <typename T> static inline T atomicOr(T* p, T v) { T old = *p; *p |= v; return old; }
 template <typename T> static inline T atomicExch(T* p, T v) { T old = *p; *p = v; return old; }
+struct ulonglong2 { unsigned long long x, y; };
+static inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) { return {x, y}; }
+template <typename T> static inline T __ldcg(const T* p) { return *p; }
+template <typename T> static inline void __stcg(T* p, T v) { *p = v; }
 """
 
 _MACROS = ("FIELD", "PER_SECOND", "OUT_T", "NAT_VALUE", "NAT_TICKS", "PER_DAY", "LANES")
@@ -634,6 +638,55 @@ def test_fake_cupy_string_hash_aggregation(fake_device_columns, monkeypatch, n_k
     missing = keys_of_groups.isna() if keys_of_groups.mask is not None else np.zeros(len(texts), bool)
     assert [None if m else t for t, m in zip(texts, missing, strict=True)] == [
         None if k is None or k != k else k for k in sizes.index]
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_fake_cupy_packed_string_keys(fake_device_columns, monkeypatch, sort):
+    """Past the first stage a table of one string key keeps each slot's key packed in two words (keys of up to 15
+    bytes), and the groups are ranked by those words, not by a sort of the strings: keys alike in their first 8
+    bytes or only past them, keys that differ only in length or in a trailing NUL, empty and 15-byte keys, unicode; then one key of 16
+    bytes, which sends the ranking back to the strings (here pandas' rank stands in for the device sort)."""
+    from riptide.core.column import as_column
+    from riptide.core.kernels import hash_aggregate
+    from riptide.core.ops import grouping
+
+    rng = np.random.default_rng(7)
+    n = 20_000
+    labels = ["", "a", "a\x00", "id0000000000", "id0000000001", "id000000000", "123456789012345", "12345678",
+              "1234567\u00e9", "\u00e9\u00e9\u00e9", "zz", "xxxxxxxxtail", "yyyyyyyytail", "bcdefgh1!", "acdefgh1!",
+              ] + [f"id{i:010d}" for i in range(0, 700, 2)] + [f"{i:08d}tail" for i in range(350)]
+    # (ids alike in their first 8 bytes; the "tail" keys and the two pairs before the ids alike past them)
+    ranked_by_words = []
+    real_rank = hash_aggregate.AggregatedTable.packed_key_rank
+
+    def recorded_rank(self, occupied):
+        rank = real_rank(self, occupied)
+        ranked_by_words.append(rank is not None)
+        return rank
+
+    def pandas_rank(columns: list, owners: np.ndarray) -> np.ndarray:
+        at_owners = values.iloc[np.asarray(owners)].reset_index(drop=True)
+        return (at_owners.rank(method="first").to_numpy() - 1).astype(np.int64)
+
+    monkeypatch.setattr(hash_aggregate.AggregatedTable, "packed_key_rank", recorded_rank)
+    # a final table of 1100 slots for ~720 keys: keys probe past each other's slots
+    monkeypatch.setattr(hash_aggregate.hashing, "final_capacity", lambda n_rows: 1100)
+    monkeypatch.setattr(grouping, "_rank_distinct_keys", pandas_rank)
+    for long_key in (False, True):
+        pool = np.array(labels + (["0123456789abcdef"] if long_key else []), dtype=object)
+        values = pd.Series(pool[rng.integers(0, len(pool), n)], dtype="str")
+        values[:len(pool)] = pool  # every key present
+        key = as_column(values, xp=np)
+        weights = as_column(rng.standard_normal(n), xp=np)
+        ranked_by_words.clear()
+        got = grouping.group_rows_aggregating([key], [(weights, "sum"), (None, "size")], sort=sort)
+        expected = pd.Series(weights.data).groupby(values, sort=sort)
+        assert ranked_by_words == ([not long_key] if sort else [])
+        np.testing.assert_array_equal(got.sizes(), expected.size().to_numpy())
+        np.testing.assert_allclose(got.partial(weights, "sum"), expected.sum().to_numpy(), rtol=1e-12, atol=1e-12)
+        (keys_of_groups,) = got.key_values
+        o, c = keys_of_groups.offsets, keys_of_groups.chars
+        assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.size().index)
 
 
 @pytest.mark.parametrize("key_cache_fits", [True, False])

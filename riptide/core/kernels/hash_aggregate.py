@@ -15,6 +15,12 @@ flag just before it was raised may still claim slots past the load limit, even e
 key would then probe for ever: so a probe longer than :data:`_PROBE_STEPS` raises the flag too (the
 last stage allows the whole table, which its load limit keeps half empty).
 
+One string key: the first, shared-memory stage keeps each block's cache of short keys; the larger stages keep
+every slot's key *packed* in two words beside the table (keys of up to 15 bytes whole, a longer key's length), so a
+row compares its key with the table's words, in the L2 cache, not with the owner row's bytes, a random read of the
+key column (:func:`~riptide.core.kernels.hashing.packed_string_slot_source`); and when no key is longer, those
+words also sort the groups (:meth:`AggregatedTable.packed_key_rank`), with no sort of the strings.
+
 Integer keys within small ranges (``id`` columns, codes, a year and a month) need no hashing: a
 :class:`DenseLayout` numbers the slots by the keys themselves (a perfect hash), found by one pass that
 reads each key's range. Its rows skip the probe and the key compare, its accumulators are the whole table
@@ -52,6 +58,7 @@ from riptide._device import namespace_of, to_host
 from riptide.core.kernels import hashing
 from riptide.core.kernels.hashing import _PRELUDE, HashTable, KeyWords
 from riptide.core.kernels.scatter import from_ordered_int, ordered_int
+from riptide.core.kernels.sort import lexsort
 
 __all__ = ["KINDS", "AggregatedTable", "DenseLayout", "aggregate_rows", "dense_layout", "supports"]
 
@@ -164,23 +171,29 @@ def _flush(k: int, dtype: np.dtype, kind: str) -> str:
 
 @functools.cache
 def _kernel(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
-            shared: bool, dense: bool = False, key_cache: bool = False, count_bytes: bool = False) -> Any:  # fmt: skip
+            shared: bool, dense: bool = False, key_cache: bool = False, count_bytes: bool = False,
+            packed: bool = False) -> Any:  # fmt: skip
     """The aggregating insert for one key layout and one list of (values dtype, kind) accumulators."""
     import cupy as cp
 
-    source = _source(word_types, n_strings, has_valid, specs, shared, dense, key_cache, count_bytes)
+    source = _source(word_types, n_strings, has_valid, specs, shared, dense, key_cache, count_bytes, packed)
     return cp.RawKernel(source, "dense_aggregate" if dense else "hash_aggregate")
 
 
 def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs: tuple[tuple[str, str, bool], ...],
-            shared: bool, dense: bool = False, key_cache: bool = False, count_bytes: bool = False) -> str:  # fmt: skip
+            shared: bool, dense: bool = False, key_cache: bool = False, count_bytes: bool = False,
+            packed: bool = False) -> str:  # fmt: skip
     """The kernel's source: a hash table's probe (``dense=False``) or a dense table's slot arithmetic finds each
     row's slot; the accumulation, in shared or global memory, is the same. ``key_cache`` (a hash table of one string
     key, with ``shared``): each block keeps the slots' short keys in one more shared-memory word per slot;
     ``count_bytes``: the claiming rows add their string keys' lengths to the status words after the first two
-    (:func:`~riptide.core.kernels.hashing.find_slot_source`)."""
+    (:func:`~riptide.core.kernels.hashing.find_slot_source`); ``packed`` (a hash table of one string key, without
+    the key cache): the table keeps each slot's key packed in two words, and a status word after those counts the
+    keys longer than 15 bytes (:func:`~riptide.core.kernels.hashing.packed_string_slot_source`)."""
     if key_cache and (dense or not shared or not hashing.key_cache_usable(word_types, n_strings)):
         raise ValueError("the key cache is a shared-memory hash stage's, for one string key")
+    if packed and (dense or key_cache or not hashing.packed_keys_usable(word_types, n_strings)):
+        raise ValueError("packed keys are a hash table's, for one string key, without the key cache")
     dtypes_kinds = [(np.dtype(d), kind) for d, kind, _ in specs]
     values = "".join(f"const {_C_TYPES[d]}* __restrict__ v{k}, " for k, (d, kind) in enumerate(dtypes_kinds))
     # A masked column's validity: a row whose value is missing adds nothing.
@@ -199,11 +212,16 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     else:
         name = "hash_aggregate"
         table = "i64* table, const i64 mask, u64* status, const u64 limit, const i64 max_steps"
+        table += ", u64* packed" if packed else ""
         # status[0]: keys claimed, status[1]: the table is full, then (count_bytes) each string key's distinct
-        # bytes; each accumulator has a word for every slot and for the one-word tables' reserved key.
+        # bytes, then (packed) the long keys; each accumulator has a word for every slot and for the one-word
+        # tables' reserved key.
         status = ("u64* claimed = status; volatile u64* overflow = status + 1; u64* key_bytes = status + 2; "
-                  "const i64 n_slots = mask + 2;")  # fmt: skip
-        find_slot = hashing.find_slot_source(word_types, n_strings, count_bytes=count_bytes, key_cache=key_cache)
+                  f"u64* long_keys = key_bytes + {n_strings if count_bytes else 0}; const i64 n_slots = mask + 2;")
+        if packed:
+            find_slot = hashing.packed_string_slot_source(count_bytes)
+        else:
+            find_slot = hashing.find_slot_source(word_types, n_strings, count_bytes=count_bytes, key_cache=key_cache)
         find_slot += "\n        if (slot < 0) break;"
         stop_if_full = "if (*overflow) return;"
     body = "\n            ".join(f"if (m{k}[i]) {_accumulate(k, d, kind, masked=True)}" if specs[k][2] else
@@ -401,6 +419,7 @@ class AggregatedTable:
     # a hash table's: the bytes of each string key's distinct values (those of the rows that claimed the slots)
     key_bytes: tuple[int, ...] = ()
     _numbered: Any = None  # a small one-string-key table's groups in key order (_sorted_string_groups' rows)
+    _packed: Any = None  # a one-string-key table's packed keys, two u64 words a slot, when none is long
 
     @property
     def dense(self) -> bool:
@@ -449,6 +468,25 @@ class AggregatedTable:
         rows = self._numbered
         results = [_decoded(rows[2 + k, :d], np.dtype(t), kind) for k, (t, kind, _) in enumerate(self.specs[:n_rows])]
         return rows[0, :d], rows[1, :d], results, rows[2 + n_rows, :d], rows[3 + n_rows, : d + 1]
+
+    def packed_key_rank(self, occupied: Any) -> Any:
+        """The rank (int64) of each of the ``occupied`` slots' keys in sorted order, from the table's packed keys
+        (one string key of at most 15 bytes per group); None when the table has none.
+
+        A key's bytes sort as two big-endian numbers: its first 8 bytes, then bytes 8 to 14 with its length in the
+        lowest byte (past the end the bytes read as zeros, so of two keys alike up to the shorter's end the
+        shorter comes first): UTF-8's byte order, the code point order pandas sorts strings in.
+        """
+        if self._packed is None:
+            return None
+        xp = namespace_of(occupied)
+        pairs = self._packed.reshape(-1, 2)[occupied]
+        first, second = _big_endian(pairs[:, 0], xp), pairs[:, 1]
+        rest = _big_endian(second & np.uint64(0x00FFFFFFFFFFFFFF), xp) | (second >> np.uint64(56))
+        order = lexsort([first, rest], xp)
+        rank = xp.empty(order.shape[0], dtype=np.int64)
+        rank[order] = xp.arange(order.shape[0], dtype=np.int64)
+        return rank
 
     def occupied_slots(self) -> tuple[Any, Any]:
         """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``; a hash table's
@@ -523,25 +561,31 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
         # The claiming rows count their keys' bytes where the table is small (the keys' take then needs no size
         # read); in a large table a million claims adding to one word cost milliseconds (groupby on id3: +3.3 ms).
         count_bytes = capacity <= _NUMBERED_MAX
+        # one string key past the key cache: the table keeps the keys packed (compares stay in the table)
+        packed = one_string and not key_cache
         memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1,
-                                      extra_status=n_strings if count_bytes else 0)  # fmt: skip
+                                      extra_status=(n_strings if count_bytes else 0) + int(packed), packed=packed)
         table, stored, words, status = memory.table, memory.stored, memory.accumulators, memory.status
         kernel = _kernel(keys.word_types, n_strings, has_valid, specs, shared, key_cache=key_cache,
-                         count_bytes=count_bytes)  # fmt: skip
+                         count_bytes=count_bytes, packed=packed)  # fmt: skip
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), stored if one_word else table,
-                np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n), *values,
-                *valids, words)  # fmt: skip
+                np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n),
+                *([memory.packed] if packed else []), *values, *valids, words)  # fmt: skip
         _launch(kernel, keys.n, args, shared, capacity + 1, len(specs) + int(key_cache))
         # A small table of one string key is numbered in key order by one more launch, queued before the read below
         # (it reads the count on the device), so that the host has little left to do once the count is known. (A
         # stage that overflows has launched it for nothing: the kernel sees the flag and stops at once.)
         numbered = (_sorted_string_groups(keys, table, capacity, status, words, len(specs))
                     if sort_strings and one_string and capacity <= _NUMBERED_MAX else None)  # fmt: skip
-        # one read: the key count, whether they fit, and the string keys' distinct bytes
-        n_distinct, overflowed, *key_bytes = (int(x) for x in to_host(status))
+        # one read: the key count, whether they fit, the string keys' distinct bytes, and the long keys
+        n_distinct, overflowed, *counted = (int(x) for x in to_host(status))
         if not overflowed:
+            key_bytes = counted[: n_strings if count_bytes else 0]
+            # the packed keys order the groups when none is longer than they hold
+            packed_keys = memory.packed if packed and counted[-1] == 0 else None
             return AggregatedTable(HashTable(keys, table, None, stored, n_distinct), words, specs, n_distinct,
-                                   len(specs), key_bytes=tuple(key_bytes), _numbered=numbered)  # fmt: skip
+                                   len(specs), key_bytes=tuple(key_bytes), _numbered=numbered,
+                                   _packed=packed_keys)  # fmt: skip
     raise AssertionError("the last stage's table holds every row")  # pragma: no cover
 
 
@@ -768,6 +812,12 @@ def _occupied_kernel() -> Any:
     import cupy as cp
 
     return cp.RawKernel(_OCCUPIED, "occupied_slots")
+
+
+def _big_endian(words: Any, xp: Any) -> Any:
+    """uint64 ``words`` with their bytes reversed: little-endian string bytes as numbers that order as the bytes."""
+    bytes_ = xp.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)
+    return xp.ascontiguousarray(bytes_[:, ::-1]).view(np.uint64).reshape(-1)
 
 
 def _decoded(words: Any, dtype: np.dtype, kind: str) -> Any:

@@ -231,8 +231,9 @@ def group_rows_aggregating(columns: list[Any], requests: list[tuple[Any, str]], 
         key_values = [_string_keys(columns[0], starts, key_offsets, aggregated.key_bytes[0])]
     elif sort and not aggregated.dense:  # rank the keys, then place the groups' slots, owners and results at once
         occupied, owners = aggregated.occupied_slots()
+        rank = aggregated.packed_key_rank(occupied)  # one string key of short values: ranked by the table's words
         slot_of_group, representatives, results = aggregated.in_group_order(
-            occupied, owners, _rank_distinct_keys(columns, owners))
+            occupied, owners, rank if rank is not None else _rank_distinct_keys(columns, owners))
     else:
         occupied, _ = aggregated.occupied_slots()
         if not sort:
