@@ -92,9 +92,11 @@ Correctness rules every strategy keeps
   streams wait for an event recorded on the caller's current stream: the
   source may still be being written there (D2H), and CuPy's memory pool may
   hand us a destination block whose previous user still runs there (H2D).
-* Every transfer synchronizes its streams before returning (also on error):
-  the caller may free or overwrite the source the moment we return, and the
-  staging chunks go back to the pool for the next transfer.
+* Every large transfer synchronizes its streams before returning (also on
+  error): the caller may free or overwrite the source the moment we return,
+  and the staging chunks go back to the pool for the next transfer. A small
+  host-to-device copy is queued on the current stream without a wait (CuPy
+  stages pageable sources in its pinned pool; see ``host_to_device``).
 * Bytes are copied verbatim, so any dtype CuPy can hold works (bool, ints,
   floats, complex; datetimes travel as their int64 view, which the column
   layer stores anyway). Empty and 0-d arrays work. Non-contiguous host input
@@ -487,7 +489,8 @@ def _h2d_direct(host: np.ndarray, order: str) -> Any:
 
 
 def h2d_cupy(array: np.ndarray) -> Any:
-    """Plain ``cupy.asarray`` (baseline; also the path for small arrays)."""
+    """Plain ``cupy.asarray`` and a wait (the ``cupy`` strategy for large arrays; small ones take ``cupy.asarray``
+    without the wait, see :func:`host_to_device`)."""
     cupy = _cupy()
     out = cupy.asarray(array)
     # cupy.asarray may return before its DMA finished; keep the "done on return" contract.
@@ -655,7 +658,8 @@ D2H_STRATEGIES: dict[str, Callable[[Any], np.ndarray]] = {
 
 def host_to_device(array: np.ndarray, strategy: str | None = None) -> Any:
     """Copy a NumPy array to the current GPU; returns a ``cupy.ndarray`` whose data is there for any work queued
-    after it on the current stream (and the host array may be reused at once).
+    after it on the current stream (and the host array may be reused at once: a small pageable one is staged, a
+    small pinned one waited for).
 
     ``strategy`` (a key of ``H2D_STRATEGIES``) overrides the configured default
     for large arrays; arrays under ``small_bytes`` always use ``cupy.asarray``,
@@ -667,7 +671,12 @@ def host_to_device(array: np.ndarray, strategy: str | None = None) -> Any:
     """
     array = np.asarray(array)
     if array.nbytes < _settings.small_bytes:
-        return _cupy().asarray(array)
+        cupy = _cupy()
+        out = cupy.asarray(array)
+        if array.nbytes and _is_page_locked(cupy, array.ctypes.data):
+            # a pinned source is copied from in place, not staged: its owner may overwrite it once we return
+            cupy.cuda.get_current_stream().synchronize()
+        return out
     if array.flags.c_contiguous or array.flags.f_contiguous:
         if _is_page_locked(_cupy(), array.ctypes.data):
             return _h2d_direct(array, "C" if array.flags.c_contiguous else "F")

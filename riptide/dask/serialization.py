@@ -100,7 +100,10 @@ class _Unpickler(pickle.Unpickler):
         if cupy is not None:
             # riptide's pinned, multi-threaded copy: a spilled or received partition comes back at the link's
             # rate, where cupy.asarray of pageable memory is one thread's memcpy (4 GB/s of spilling measured)
-            return _device.to_device(host, cupy)
+            # (and waited for: the task that uses it may run on another thread's stream)
+            device = _device.to_device(host, cupy)
+            cupy.cuda.get_current_stream().synchronize()
+            return device
         # riptide never writes in place, but a NumPy consumer might
         return host if host.flags.writeable else host.copy()
 

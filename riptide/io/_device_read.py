@@ -58,18 +58,20 @@ class PendingRead:
     """
 
     def __init__(self, finish: Any):
-        self._finish, self._bytes = finish, None
+        self._finish = finish
+        self._swap = threading.Lock()  # one caller runs finish(), however many threads call result()
 
     def result(self) -> Any:
-        if self._finish is not None:
+        """The bytes, to the first caller (None to later ones: holding them here would keep the file's copy alive)."""
+        with self._swap:
             finish, self._finish = self._finish, None
-            self._bytes = finish()
-        return self._bytes
+        return finish() if finish is not None else None
 
 
 def start_read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.ModuleType) -> PendingRead:
     """:func:`read_ranges`, started: the reads and copies run on the reader threads while the caller goes on (the
-    Parquet decoder plans its columns meanwhile)."""
+    Parquet decoder plans its columns meanwhile). The caller must not start another device read before calling
+    the result's ``result()``: the reader threads' pinned buffer is held until then."""
     pieces = []  # (file offset, length, offset in the output)
     at = 0
     for offset, length in ranges.tolist():
@@ -89,6 +91,7 @@ def start_read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.Modul
     caller = cp.cuda.get_current_stream()
     caller.synchronize()
     ready = caller.record()  # (already complete: the worker threads' streams wait on nothing more)
+    streams: set = set()  # the worker threads' streams that copied a piece
     _pinned_lock.acquire()  # released by the PendingRead's result()
     try:
         if _pinned[0] is None or _pinned[0].size < total:
@@ -96,7 +99,6 @@ def start_read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.Modul
             _pinned[0] = None
             _pinned[0] = cupyx.empty_pinned(grown, dtype=np.uint8)
         host = _pinned[0]
-        streams: set = set()  # the worker threads' streams that copied a piece
 
         def to_device(lo: int, n: int) -> None:
             # Queued, not waited for: the thread goes on to its next read while the copy runs (each piece has its own
@@ -108,7 +110,10 @@ def start_read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.Modul
 
         reads = _pread_all(path, pieces, host, to_device)
     except BaseException:
-        _pinned_lock.release()
+        try:  # copies already queued read the pinned buffer: done before it is let go
+            _synchronize_all(list(streams))
+        finally:
+            _pinned_lock.release()
         raise
 
     def finish() -> Any:

@@ -191,8 +191,9 @@ def read_parquet_device(path: str, columns: Any = None, *, xp: Any = None, launc
         return None  # nested columns: leaves and fields do not pair up
     # Every column wanted: the file's bytes start on their way to the device now, while the columns are planned
     # (about a millisecond of metadata on the host, no longer in front of the read).
-    prefetch = _Prefetch.start(pf, path, xp) if columns is None else None
+    prefetch = None
     try:
+        prefetch = _Prefetch.start(pf, path, xp) if columns is None else None
         out_schema = _output_schema(pf, columns)
         if out_schema is None:
             return None
@@ -331,6 +332,7 @@ class _Decoder:
             span = self.prefetch.pending.result()  # (also lets the reader threads go before any other read)
             if len(offsets) and self.prefetch.covers(int(offsets.min()), int((offsets + lengths).max())):
                 return span, offsets - self.prefetch.first
+            del span  # (not alive beside the read below)
         if len(offsets) and lengths.sum() >= DENSE_SPAN * (int((offsets + lengths).max()) - int(offsets.min())):
             first = int(offsets.min())
             span = int((offsets + lengths).max()) - first
@@ -492,6 +494,7 @@ class _Decoder:
         n_plans, n_checks = len(self.plans), len(checks)
         if not all(sizes[1 + n_plans : 1 + n_plans + n_checks]):  # row groups' dictionaries of one size differ
             self.shared_dictionaries = False
+            del dec, mask, outputs, valid, vstart, csum, voff, dpos, dlen, dmap, categories  # (not held twice)
             return self._decode(buf, t, error)
         counts = np.where(has_pages, sizes[1 : 1 + n_plans], 0)
         n_chars_of = dict(zip(strings, sizes[1 + n_plans + n_checks :]))

@@ -644,7 +644,8 @@ def test_fake_cupy_string_hash_aggregation(fake_device_columns, monkeypatch, n_k
 def test_fake_cupy_packed_string_keys(fake_device_columns, monkeypatch, sort):
     """Past the first stage a table of one string key keeps each slot's key packed in two words (keys of up to 15
     bytes), and the groups are ranked by those words, not by a sort of the strings: keys alike in their first 8
-    bytes or only past them, keys that differ only in length or in a trailing NUL, empty and 15-byte keys, unicode; then one key of 16
+    bytes or only past them, keys that differ only in length or in a trailing NUL, empty and 15-byte keys,
+    unicode; then one key of 16
     bytes, which sends the ranking back to the strings (here pandas' rank stands in for the device sort)."""
     from riptide.core.column import as_column
     from riptide.core.kernels import hash_aggregate
@@ -687,6 +688,38 @@ def test_fake_cupy_packed_string_keys(fake_device_columns, monkeypatch, sort):
         (keys_of_groups,) = got.key_values
         o, c = keys_of_groups.offsets, keys_of_groups.chars
         assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.size().index)
+
+
+@pytest.mark.parametrize("half", ["first word", "second word"])
+def test_fake_cupy_packed_keys_half_published(fake_device_columns, monkeypatch, half):
+    """A row that reads a slot whose packed key is half written (the 16-byte store seen in two halves) decides by the
+    owner's bytes: with the store cut to one word for good, every such slot takes that path, and the groups are
+    still right (unsorted: the ranking reads the words only after the kernel, when both are written)."""
+    from riptide.core.column import as_column
+    from riptide.core.kernels import hash_aggregate
+    from riptide.core.ops import grouping
+
+    store = "__stcg((ulonglong2*)(packed + 2 * slot), make_ulonglong2(k0, k1));"
+    one_word = "packed[2 * slot] = k0;" if half == "first word" else "packed[2 * slot + 1] = k1;"
+    real_source = hash_aggregate.hashing.packed_string_slot_source
+
+    def half_source(count_bytes=False):
+        source = real_source(count_bytes)
+        assert store in source
+        return source.replace(store, one_word)
+
+    monkeypatch.setattr(hash_aggregate.hashing, "packed_string_slot_source", half_source)
+    monkeypatch.setattr(hash_aggregate.hashing, "final_capacity", lambda n_rows: 1100)
+    rng = np.random.default_rng(3)
+    n = 20_000
+    pool = np.array(["", "a", "a\x00", "\u00e9"] + [f"{i:08d}tail" for i in range(700)], dtype=object)
+    values = pd.Series(pool[rng.integers(0, len(pool), n)], dtype="str")
+    key = as_column(values, xp=np)
+    weights = as_column(rng.standard_normal(n), xp=np)
+    got = grouping.group_rows_aggregating([key], [(weights, "sum"), (None, "size")], sort=False)
+    expected = pd.Series(weights.data).groupby(values, sort=False)
+    np.testing.assert_array_equal(got.sizes(), expected.size().to_numpy())
+    np.testing.assert_allclose(got.partial(weights, "sum"), expected.sum().to_numpy(), rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("key_cache_fits", [True, False])

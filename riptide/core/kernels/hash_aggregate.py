@@ -10,13 +10,14 @@ The table is tried at growing sizes (:data:`_STAGES`): first a small one whose a
 in each block's shared memory, so that a few hundred groups over millions of rows do not all
 contend for the same global atomics; then one sized to stay in the H200's L2 cache; then the full
 size for the row count. A stage whose table fills up stops early (the kernel flags the overflow and
-every thread leaves at its next new key) and the next stage starts over. Threads that checked the
+every thread leaves at its next new key, or within 8 probe steps) and the next stage starts over. Threads that checked the
 flag just before it was raised may still claim slots past the load limit, even every slot, and a new
 key would then probe for ever: so a probe longer than :data:`_PROBE_STEPS` raises the flag too (the
 last stage allows the whole table, which its load limit keeps half empty).
 
-One string key: the first, shared-memory stage keeps each block's cache of short keys; the larger stages keep
-every slot's key *packed* in two words beside the table (keys of up to 15 bytes whole, a longer key's length), so a
+One string key: the first, shared-memory stage keeps each block's cache of short keys; every stage without that
+cache (the larger ones, and the first when the accumulators leave no room for it) keeps every slot's key *packed*
+in two words beside the table (keys of up to 15 bytes whole, a longer key's length), so a
 row compares its key with the table's words, in the L2 cache, not with the owner row's bytes, a random read of the
 key column (:func:`~riptide.core.kernels.hashing.packed_string_slot_source`); and when no key is longer, those
 words also sort the groups (:meth:`AggregatedTable.packed_key_rank`), with no sort of the strings.
@@ -69,6 +70,7 @@ KINDS = ("sum", "fsum", "count", "size", "min", "max", "first_row")
 _SHARED_SLOTS = 1024
 _STAGES = (_SHARED_SLOTS, 1 << 21)
 _SHARED_BYTES = 48 * 1024  # the most dynamic shared memory a launch gets without opting in
+_PACKED_BYTES = 15  # the longest string key a table keeps whole in its packed words
 
 _C_TYPES = {
     np.dtype(np.float64): "double", np.dtype(np.float32): "float",
@@ -188,11 +190,11 @@ def _source(word_types: tuple[str, ...], n_strings: int, has_valid: bool, specs:
     key, with ``shared``): each block keeps the slots' short keys in one more shared-memory word per slot;
     ``count_bytes``: the claiming rows add their string keys' lengths to the status words after the first two
     (:func:`~riptide.core.kernels.hashing.find_slot_source`); ``packed`` (a hash table of one string key, without
-    the key cache): the table keeps each slot's key packed in two words, and a status word after those counts the
-    keys longer than 15 bytes (:func:`~riptide.core.kernels.hashing.packed_string_slot_source`)."""
+    the key cache): the table keeps each slot's key packed in two words, and a status word after those flags a
+    key longer than 15 bytes (:func:`~riptide.core.kernels.hashing.packed_string_slot_source`)."""
     if key_cache and (dense or not shared or not hashing.key_cache_usable(word_types, n_strings)):
         raise ValueError("the key cache is a shared-memory hash stage's, for one string key")
-    if packed and (dense or key_cache or not hashing.packed_keys_usable(word_types, n_strings)):
+    if packed and (dense or key_cache or not hashing.key_cache_usable(word_types, n_strings)):
         raise ValueError("packed keys are a hash table's, for one string key, without the key cache")
     dtypes_kinds = [(np.dtype(d), kind) for d, kind, _ in specs]
     values = "".join(f"const {_C_TYPES[d]}* __restrict__ v{k}, " for k, (d, kind) in enumerate(dtypes_kinds))
@@ -561,8 +563,9 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
         # The claiming rows count their keys' bytes where the table is small (the keys' take then needs no size
         # read); in a large table a million claims adding to one word cost milliseconds (groupby on id3: +3.3 ms).
         count_bytes = capacity <= _NUMBERED_MAX
-        # one string key past the key cache: the table keeps the keys packed (compares stay in the table)
-        packed = one_string and not key_cache
+        # one string key without the key cache: the table keeps the keys packed (compares stay in the table),
+        # unless they are long on average (more than the 15 bytes packed: every probe would read the owner's too)
+        packed = one_string and not key_cache and keys.strings[0][1].shape[0] <= _PACKED_BYTES * keys.n
         memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1,
                                       extra_status=(n_strings if count_bytes else 0) + int(packed), packed=packed)
         table, stored, words, status = memory.table, memory.stored, memory.accumulators, memory.status
@@ -577,7 +580,7 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
         # stage that overflows has launched it for nothing: the kernel sees the flag and stops at once.)
         numbered = (_sorted_string_groups(keys, table, capacity, status, words, len(specs))
                     if sort_strings and one_string and capacity <= _NUMBERED_MAX else None)  # fmt: skip
-        # one read: the key count, whether they fit, the string keys' distinct bytes, and the long keys
+        # one read: the key count, whether they fit, the string keys' distinct bytes, and whether a key is long
         n_distinct, overflowed, *counted = (int(x) for x in to_host(status))
         if not overflowed:
             key_bytes = counted[: n_strings if count_bytes else 0]

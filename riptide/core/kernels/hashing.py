@@ -312,7 +312,8 @@ KEY_UNKNOWN = "0xFFFFFFFFFFFFFFFFULL"
 
 
 def key_cache_usable(word_types: tuple[str, ...], n_strings: int) -> bool:
-    """Whether :func:`find_slot_source` can keep a block's cache of the slots' keys: one string key, no word."""
+    """Whether the keys are one string column and no word: what a block's cache of the slots' keys
+    (:func:`find_slot_source`) and a table's packed keys (:func:`packed_string_slot_source`) take."""
     return (len(word_types), n_strings) == (0, 1)
 
 
@@ -353,15 +354,10 @@ def _cached_string_slot_source(count_bytes: bool) -> str:
         }}"""
 
 
-#: A slot's packed key not published yet (every word of a fresh table is -1); a published one never is.
-PACKED_UNKNOWN = "0xFFFFFFFFFFFFFFFFULL"
+#: A slot's packed key not published yet (every word of a fresh table is -1): the key cache's unknown word.
+PACKED_UNKNOWN = KEY_UNKNOWN
 #: A packed key's second word for a key of more than 15 bytes: this tag, then the key's length.
 PACKED_LONG = "0xFE00000000000000ULL"
-
-
-def packed_keys_usable(word_types: tuple[str, ...], n_strings: int) -> bool:
-    """Whether :func:`packed_string_slot_source` applies: one string key and no word."""
-    return (len(word_types), n_strings) == (0, 1)
 
 
 def packed_string_slot_source(count_bytes: bool = False) -> str:
@@ -375,13 +371,15 @@ def packed_string_slot_source(count_bytes: bool = False) -> str:
     reads the table alone, which stays in the L2 cache. The claiming row publishes its packed key after claiming
     the slot, both words in one 16-byte store; a row reads both in one 16-byte load past the L1 cache. A slot whose
     words are not both published (or a long key of the row's length) is decided as without them, by its owner's
-    bytes; a first word of all bits set is never taken as published (no UTF-8 text starts with 0xFF), so a load
-    that saw half the store still gives the right answer, and no row waits for another. The claiming rows of long
-    keys count them in ``*long_keys``: the packed words order the keys
-    (:meth:`~riptide.core.kernels.hash_aggregate.AggregatedTable.packed_key_rank`) only when there are none.
+    bytes. Each word goes from all bits set to its final value once, and a second word never has all bits set;
+    a first word of all bits set is taken as unpublished (a key of eight 0xFF bytes, never UTF-8, then always
+    compares by its owner's bytes). So a load that saw half the store still gives the right answer, and no row
+    waits for another. A claiming row of a long key sets ``*long_keys``: the packed words order the keys
+    (:meth:`~riptide.core.kernels.hash_aggregate.AggregatedTable.packed_key_rank`) only when none is long.
     """
+    # (a flag, not a count: a million long keys adding to one word would queue on it)
     publish = ("__stcg((ulonglong2*)(packed + 2 * slot), make_ulonglong2(k0, k1)); "
-               "if (key_length > 15) atomicAdd(long_keys, 1ULL);")
+               "if (key_length > 15 && *(volatile u64*)long_keys == 0) *long_keys = 1;")
     claim = _claim_or_match_source("same_bytes(c0 + o0[owner], o0[owner + 1] - o0[owner], key, key_length)",
                                    publish + (_count_bytes_source(1) if count_bytes else ""))  # fmt: skip
     return f"""
