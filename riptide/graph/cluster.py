@@ -35,7 +35,7 @@ import numpy as np
 
 from riptide import _device
 from riptide.core.kernels.segments import row_of_each_element
-from riptide.core.kernels.sort import stable_argsort, stable_argsort_with_values
+from riptide.core.kernels.sort import inverse_permutation, stable_argsort, stable_argsort_with_values
 from riptide.graph._arrays import bincount
 from riptide.graph._checks import as_riptide_graph, require_undirected
 from riptide.graph.exceptions import NetworkXError, NetworkXNotImplemented
@@ -110,8 +110,7 @@ def enumerate_triangles(n: int, a: Any, b: Any, xp: types.ModuleType) -> Any:
         return
     degree = bincount(a, n, xp) + bincount(b, n, xp)
     order = stable_argsort(degree, xp)  # by degree, then id (a stable sort)
-    rank = xp.empty(n, dtype=np.int64)
-    rank[order] = xp.arange(n, dtype=np.int64)
+    rank = inverse_permutation(order, xp)
     ra, rb = rank[a], rank[b]
     tail, head = xp.minimum(ra, rb), xp.maximum(ra, rb)
     arc_pair, keys = stable_argsort_with_values(tail * n + head, xp)

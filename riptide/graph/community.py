@@ -88,7 +88,7 @@ from riptide import _device
 from riptide.core.kernels.numpy_compat import where
 from riptide.core.kernels.scan import running
 from riptide.core.kernels.scatter import scatter_max, scatter_min
-from riptide.core.kernels.sort import stable_argsort, stable_argsort_with_values
+from riptide.core.kernels.sort import inverse_permutation, stable_argsort, stable_argsort_with_values
 from riptide.graph._arrays import bincount
 from riptide.graph._checks import as_riptide_graph, require_undirected
 from riptide.graph.components import _components
@@ -663,8 +663,7 @@ def _greedy_colouring(G: Any) -> Any:
     degree = G._degrees("both")
     # Greedy order: decreasing degree, ties in node order (Python's stable sort with reverse=True).
     order = stable_argsort(-degree, xp)
-    rank = xp.empty(n, dtype=np.int64)
-    rank[order] = xp.arange(n, dtype=np.int64)
+    rank = inverse_permutation(order, xp)
     u, v = G._arc_src, G._indices
     earlier = rank[v] < rank[u]  # the arcs from a node to the neighbours coloured before it
     u, v = u[earlier], v[earlier]

@@ -92,6 +92,13 @@ def start_read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.Modul
     caller.synchronize()
     ready = caller.record()  # (already complete: the worker threads' streams wait on nothing more)
     streams: set = set()  # the worker threads' streams that copied a piece
+
+    def release() -> None:  # every copy is done before the pinned buffer is let go (or the bytes are used)
+        try:
+            _synchronize_all(list(streams))
+        finally:
+            _pinned_lock.release()
+
     _pinned_lock.acquire()  # released by the PendingRead's result()
     try:
         if _pinned[0] is None or _pinned[0].size < total:
@@ -110,20 +117,14 @@ def start_read_ranges(path: str, ranges: np.ndarray, total: int, xp: types.Modul
 
         reads = _pread_all(path, pieces, host, to_device)
     except BaseException:
-        try:  # copies already queued read the pinned buffer: done before it is let go
-            _synchronize_all(list(streams))
-        finally:
-            _pinned_lock.release()
+        release()  # (copies already queued read the pinned buffer)
         raise
 
     def finish() -> Any:
         try:
             reads.result()
-        finally:  # every copy is done before the pinned buffer is let go (or the bytes are used)
-            try:
-                _synchronize_all(list(streams))
-            finally:
-                _pinned_lock.release()
+        finally:
+            release()
         return device
 
     return PendingRead(finish)

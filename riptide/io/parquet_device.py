@@ -257,6 +257,10 @@ def _assemble(pf: Any, out_schema: pa.Schema, decoded: dict, xp: Any) -> Any:
     return _frame(out_schema, n, fitted_column, host_level, xp)
 
 
+#: What :meth:`_Decoder._decode` returns when row groups' dictionaries it took for one turn out to differ.
+_DICTIONARIES_DIFFER = object()
+
+
 class _Decoder:
     """One file's decoding; :meth:`run` returns {name: (Column, has_nulls)} or None (pyarrow reads the file)."""
 
@@ -321,7 +325,10 @@ class _Decoder:
         table = self._complete_table(pt, chunk_info)
         if table is None:
             return None
-        return self._decode(buf, table, error)
+        decoded = self._decode(buf, table, error)
+        if decoded is _DICTIONARIES_DIFFER:  # decode again, numbering the categories by first appearance
+            decoded = self._decode(buf, table, error)
+        return decoded
 
     def _upload(self, offsets: np.ndarray, lengths: np.ndarray) -> tuple[Any, np.ndarray]:
         """The column chunks' bytes on the device, and where each chunk starts there. Chunks that fill most of the
@@ -429,7 +436,8 @@ class _Decoder:
         self._warps("pq_decompress", len(items), buf, pages, self._device_i64(items), self._device_i64(blocks),
                     len(items), dec, index, base_dev, error)  # fmt: skip
 
-    def _decode(self, buf: Any, t: dict, error: Any) -> dict | None:
+    def _decode(self, buf: Any, t: dict, error: Any) -> Any:
+        """The decoded columns (see :meth:`run`), None (pyarrow reads the file) or ``_DICTIONARIES_DIFFER``."""
         from riptide import _device
 
         xp = self.xp
@@ -494,8 +502,7 @@ class _Decoder:
         n_plans, n_checks = len(self.plans), len(checks)
         if not all(sizes[1 + n_plans : 1 + n_plans + n_checks]):  # row groups' dictionaries of one size differ
             self.shared_dictionaries = False
-            del dec, mask, outputs, valid, vstart, csum, voff, dpos, dlen, dmap, categories  # (not held twice)
-            return self._decode(buf, t, error)
+            return _DICTIONARIES_DIFFER
         counts = np.where(has_pages, sizes[1 : 1 + n_plans], 0)
         n_chars_of = dict(zip(strings, sizes[1 + n_plans + n_checks :]))
         decoded = {}
@@ -522,7 +529,7 @@ class _Decoder:
         A dictionary's bytes are known on the host: ``pq_byte_arrays`` fails a page whose entries (4-byte length,
         then the bytes) do not fill it exactly, so its strings hold ``size - 4 * entries`` bytes. Row groups whose
         dictionaries have one size are taken to share one dictionary (pandas writes its categoricals so) and the
-        check that they do is returned; when it fails, :meth:`_decode` runs again with ``shared_dictionaries``
+        check that they do is returned; when it fails, :meth:`run` decodes again with ``shared_dictionaries``
         off and the entries are numbered by first appearance.
         """
         from riptide.core.column import StringColumn
@@ -622,6 +629,7 @@ def _first_appearance(entries: Any, xp: Any) -> tuple[Any, Any]:
     """Codes of ``entries`` (a StringColumn) numbered in order of first appearance, and the distinct values in
     that order (pyarrow's unified dictionary of the row groups' dictionaries)."""
     from riptide.core.kernels.factorize import factorize
+    from riptide.core.kernels.sort import inverse_permutation
     from riptide.core.ops.grouping import first_row_of_each
 
     n = entries.size
@@ -630,6 +638,4 @@ def _first_appearance(entries: Any, xp: Any) -> tuple[Any, Any]:
     codes, k = factorize(entries)
     first = first_row_of_each(codes, k, xp)  # per code: its first entry
     appearance = xp.argsort(first)  # codes by first appearance (the first entries are distinct)
-    rank = xp.empty(k, dtype=np.int64)
-    rank[appearance] = xp.arange(k, dtype=np.int64)
-    return rank[codes], entries.take(first[appearance])
+    return inverse_permutation(appearance, xp)[codes], entries.take(first[appearance])

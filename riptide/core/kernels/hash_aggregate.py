@@ -59,7 +59,7 @@ from riptide._device import namespace_of, to_host
 from riptide.core.kernels import hashing
 from riptide.core.kernels.hashing import _PRELUDE, HashTable, KeyWords
 from riptide.core.kernels.scatter import from_ordered_int, ordered_int
-from riptide.core.kernels.sort import lexsort
+from riptide.core.kernels.sort import inverse_permutation, lexsort
 
 __all__ = ["KINDS", "AggregatedTable", "DenseLayout", "aggregate_rows", "dense_layout", "supports"]
 
@@ -485,10 +485,7 @@ class AggregatedTable:
         pairs = self._packed.reshape(-1, 2)[occupied]
         first, second = _big_endian(pairs[:, 0], xp), pairs[:, 1]
         rest = _big_endian(second & np.uint64(0x00FFFFFFFFFFFFFF), xp) | (second >> np.uint64(56))
-        order = lexsort([first, rest], xp)
-        rank = xp.empty(order.shape[0], dtype=np.int64)
-        rank[order] = xp.arange(order.shape[0], dtype=np.int64)
-        return rank
+        return inverse_permutation(lexsort([first, rest], xp), xp)
 
     def occupied_slots(self) -> tuple[Any, Any]:
         """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``; a hash table's

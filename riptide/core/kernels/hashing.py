@@ -317,6 +317,17 @@ def key_cache_usable(word_types: tuple[str, ...], n_strings: int) -> bool:
     return (len(word_types), n_strings) == (0, 1)
 
 
+def _one_string_key_source() -> str:
+    """The start of a probe for one string key: row ``i``'s ``key`` and ``key_length``, its hash ``h``, its home
+    ``slot`` and the ``steps`` counter."""
+    return f"""
+        const i64 key_start = o0[i], key_length = o0[i + 1] - key_start;
+        const unsigned char* key = c0 + key_start;
+        {_hash_expr("", "i", 0, 1)}
+        i64 slot = home_slot(h, mask);
+        i64 steps = 0;"""
+
+
 def _count_bytes_source(n_strings: int) -> str:
     return " ".join(f"atomicAdd(key_bytes + {s}, (u64)(o{s}[i + 1] - o{s}[i]));" for s in range(n_strings))
 
@@ -333,14 +344,9 @@ def _cached_string_slot_source(count_bytes: bool) -> str:
     claim = _claim_or_match_source("same_bytes(c0 + o0[owner], o0[owner + 1] - o0[owner], key, key_length)",
                                    _count_bytes_source(1) if count_bytes else "",
                                    on_found=f"if (packed != {KEY_UNKNOWN}) key_cache[slot] = packed;")  # fmt: skip
-    return f"""
-        const i64 key_start = o0[i], key_length = o0[i + 1] - key_start;
-        const unsigned char* key = c0 + key_start;
-        {_hash_expr("", "i", 0, 1)}
+    return f"""{_one_string_key_source()}
         const u64 packed = key_length < 8 ? (((u64)key_length << 56) | (key_length ? string_word(key, 0, key_length) : 0ULL))
                                           : {KEY_UNKNOWN};
-        i64 slot = home_slot(h, mask);
-        i64 steps = 0;
         while (true) {{
             // a long key (packed unknown) always asks the table
             const u64 known = packed == {KEY_UNKNOWN} ? {KEY_UNKNOWN} : key_cache[slot];
@@ -382,15 +388,10 @@ def packed_string_slot_source(count_bytes: bool = False) -> str:
                "if (key_length > 15 && *(volatile u64*)long_keys == 0) *long_keys = 1;")
     claim = _claim_or_match_source("same_bytes(c0 + o0[owner], o0[owner + 1] - o0[owner], key, key_length)",
                                    publish + (_count_bytes_source(1) if count_bytes else ""))  # fmt: skip
-    return f"""
-        const i64 key_start = o0[i], key_length = o0[i + 1] - key_start;
-        const unsigned char* key = c0 + key_start;
-        {_hash_expr("", "i", 0, 1)}
+    return f"""{_one_string_key_source()}
         const u64 k0 = key_length ? string_word(key, 0, key_length) : 0ULL;
         const u64 k1 = key_length > 15 ? ({PACKED_LONG} | (u64)key_length)
                                        : (((u64)key_length << 56) | (key_length > 8 ? string_word(key, 8, key_length) : 0ULL));
-        i64 slot = home_slot(h, mask);
-        i64 steps = 0;
         while (true) {{
             const ulonglong2 seen = __ldcg((const ulonglong2*)(packed + 2 * slot));
             const bool published = seen.x != {PACKED_UNKNOWN} && seen.y != {PACKED_UNKNOWN};

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["stable_argsort", "stable_argsort_with_values", "lexsort", "float_sort_key", "pack_keys"]
+__all__ = ["stable_argsort", "stable_argsort_with_values", "lexsort", "inverse_permutation", "float_sort_key",
+           "pack_keys"]
 
 
 _RADIX_MIN_ROWS = 1 << 15  # below this, checking the range costs more than it saves
@@ -96,6 +97,17 @@ def lexsort(keys: list[Any], xp: types.ModuleType) -> Any:
     for key in reversed(keys[:-1]):
         order = order[stable_argsort(key[order], xp)]
     return order
+
+
+def inverse_permutation(order: Any, xp: types.ModuleType) -> Any:
+    """Each position's place in ``order`` (a permutation of ``0..n-1``): the rank of each row when ``order`` sorts.
+
+    >>> inverse_permutation(np.array([2, 0, 1]), np).tolist()
+    [1, 2, 0]
+    """
+    rank = xp.empty(order.shape[0], dtype=np.int64)
+    rank.put(order, xp.arange(order.shape[0], dtype=np.int64))  # (put: CuPy's cheapest scatter)
+    return rank
 
 
 # --------------------------------------------------------------------------- float sort keys

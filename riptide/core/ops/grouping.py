@@ -31,7 +31,7 @@ from riptide.core.column import NumericColumn, StringColumn
 from riptide.core.kernels.factorize import factorize, rank_distinct_strings, sorted_group_codes
 from riptide.core.kernels.scatter import scatter_add, scatter_min
 from riptide.core.kernels.segments import gather_segments
-from riptide.core.kernels.sort import stable_argsort
+from riptide.core.kernels.sort import inverse_permutation, stable_argsort
 
 __all__ = ["Groups", "group_rows", "group_rows_aggregating", "aggregates_while_grouping", "first_row_of_each"]
 
@@ -173,9 +173,7 @@ def _number_distinct_keys(columns: list[Any], owners: Any, first_of_slot: Any, x
         representatives.put(rank, owners)
         return rank, None, representatives
     order = stable_argsort(first_of_slot, xp)  # the slots in group order
-    rank = xp.empty(n_groups, dtype=np.int64)
-    rank.put(order, xp.arange(n_groups, dtype=np.int64))
-    return rank, first_of_slot.take(order), owners.take(order)
+    return inverse_permutation(order, xp), first_of_slot.take(order), owners.take(order)
 
 
 def _rank_distinct_keys(columns: list[Any], owners: Any) -> Any:
