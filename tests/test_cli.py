@@ -284,6 +284,69 @@ def test_run_cases_times_each_library_and_records_failures():
     assert r.goal_met() is None  # no reference figures
 
 
+def test_peer_repeat_times_peers_once_each_without_warm_up():
+    calls = {"riptide": 0, "pandas": 0}
+
+    class Counted(Tiny):
+        def riptide(self, a):
+            def thunk():
+                calls["riptide"] += 1
+
+            return thunk
+
+        def pandas(self, a):
+            def thunk():
+                calls["pandas"] += 1
+
+            return thunk
+
+    (r,) = harness.run_cases([Counted()], Context(rows=10, repeat=3), libraries=("riptide", "pandas"), warmup=1,
+                             peer_repeat=2)  # fmt: skip
+    assert len(r.timings["riptide"].times) == 3 and calls["riptide"] >= 4  # warm-up, then the repeats
+    assert len(r.timings["pandas"].times) == 2 and calls["pandas"] == 2  # no warm-up at all
+
+
+def test_peer_limit_stops_a_slow_peer_and_gives_a_lower_bound():
+    import time
+
+    class Slow(Tiny):
+        def riptide(self, a):
+            return lambda: None
+
+        def pandas(self, a):
+            def forever():
+                while True:  # Python code: the limit's signal interrupts it
+                    time.sleep(0.001)
+
+            return forever
+
+    out = io.StringIO()
+    printer = harness._TablePrinter(out, ["pandas"], 1e9, 1, with_reference=False)
+    (r,) = harness.run_cases([Slow()], Context(rows=10, repeat=3), libraries=("riptide", "pandas"), warmup=0,
+                             peer_repeat=2, peer_limit=0.05, on_result=printer.row)  # fmt: skip
+    t = r.timings["pandas"]
+    assert t.cut_off and t.times == [0.05]  # one call, stopped, recorded at the limit
+    assert r.cut_off("pandas") and not r.cut_off("riptide") and r.speedup("pandas") > 0
+    assert "> 50.0 ms" in out.getvalue() and "> " in out.getvalue().split("> 50.0 ms")[1]
+
+
+def test_peak_memory_is_reported_against_a_footprint():
+    class Allocates(Tiny):
+        def riptide(self, a):
+            import numpy as np
+
+            return harness.with_footprint(lambda: np.ones(1_000_000), 4_000_000, "input", 3.0)
+
+    out = io.StringIO()
+    printer = harness._TablePrinter(out, [], 1e9, 1, with_reference=False)
+    (r,) = harness.run_cases([Allocates()], Context(rows=10, repeat=1), libraries=("riptide",), warmup=0,
+                             on_result=printer.row)  # fmt: skip
+    printer.footer([r])
+    assert r.peak_bytes >= 8_000_000 and r.footprint == (4_000_000, "input", 3.0)
+    assert 2.0 <= r.peak_ratio() < 2.5
+    assert "= 2." in out.getvalue() and "the input (4 MB) (goal <= 3x: yes)" in out.getvalue()
+
+
 def test_cases_are_registered_and_selected_by_name_or_glob():
     cases = harness.load_cases()
     assert {"mul_add", "sum", "filter", "from_pandas", "to_pandas", "small_add", "import"} <= set(cases)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from riptide.benchmarks.cases_graph import _edge_frame, _GraphCase, networkx_graph
+from riptide.benchmarks.cases_graph import _edge_frame, _GraphCase, measured_on_csr, networkx_graph
 from riptide.benchmarks.harness import Context, Reference, register
 
 
@@ -43,7 +43,7 @@ class LouvainVsNetworkX(_GraphCase):
         from riptide.graph.community import louvain_communities
 
         G = _riptide_graph(data)
-        return lambda: louvain_communities(G, seed=0)
+        return measured_on_csr(lambda: louvain_communities(G, seed=0), G)
 
     def networkx(self, data: dict[str, Any]) -> Callable[[], Any]:
         import networkx as nx
@@ -64,7 +64,7 @@ class Louvain1e8(_GraphCase):
         from riptide.graph.community import louvain_communities
 
         G = _riptide_graph(data)
-        return lambda: louvain_communities(G, seed=0)
+        return measured_on_csr(lambda: louvain_communities(G, seed=0), G)
 
 
 @register
@@ -79,7 +79,7 @@ class TrianglesVsNetworkX(_GraphCase):
         from riptide.graph.cluster import triangles
 
         G = _riptide_graph(data)
-        return lambda: triangles(G)
+        return measured_on_csr(lambda: triangles(G), G)
 
     def networkx(self, data: dict[str, Any]) -> Callable[[], Any]:
         import networkx as nx
@@ -105,7 +105,7 @@ class CoreNumberVsNetworkX(_GraphCase):
         from riptide.graph.cores import core_number
 
         G = _riptide_graph(data)
-        return lambda: core_number(G)
+        return measured_on_csr(lambda: core_number(G), G)
 
     def networkx(self, data: dict[str, Any]) -> Callable[[], Any]:
         import networkx as nx

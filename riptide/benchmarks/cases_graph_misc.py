@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from riptide.benchmarks.cases_graph import _GraphCase, power_law_edges
+from riptide.benchmarks.cases_graph import _GraphCase, measured_on_csr, power_law_edges
 from riptide.benchmarks.harness import Context, Reference, register
 
 
@@ -75,7 +75,7 @@ class Jaccard(_UndirectedCase):
         from riptide.graph.link_prediction import jaccard_coefficient
 
         G, pairs = riptide_graph(data), edge_pairs(data)
-        return lambda: jaccard_coefficient(G, pairs)
+        return measured_on_csr(lambda: jaccard_coefficient(G, pairs), G, weighted=True)
 
 
 @register
@@ -107,7 +107,7 @@ class MinimumSpanningTree(_UndirectedCase):
         from riptide.graph.tree import minimum_spanning_tree
 
         G = riptide_graph(data)
-        return lambda: minimum_spanning_tree(G)
+        return measured_on_csr(lambda: minimum_spanning_tree(G), G, weighted=True)
 
 
 @register

@@ -21,7 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from riptide.benchmarks.cases_graph import MS, _GraphCase, _riptide_digraph, networkx_graph, source_node
+from riptide.benchmarks.cases_graph import (
+    MS,
+    _GraphCase,
+    _riptide_digraph,
+    measured_on_csr,
+    networkx_graph,
+    source_node,
+)
 from riptide.benchmarks.harness import Context, Reference, register
 
 SAMPLED_SOURCES = 100
@@ -54,7 +61,8 @@ class WeightedShortestPaths(_GraphCase):
 
         G = _weighted_digraph(data)
         source = source_node(data)
-        return lambda: rg.single_source_dijkstra_path_length(G, source, weight="weight")
+        return measured_on_csr(lambda: rg.single_source_dijkstra_path_length(G, source, weight="weight"), G,
+                               weighted=True)  # fmt: skip
 
 
 @register
@@ -70,7 +78,7 @@ class SampledBetweenness(_GraphCase):
 
         G = _riptide_digraph(data)
         k = min(SAMPLED_SOURCES, G.number_of_nodes())
-        return lambda: rg.betweenness_centrality(G, k=k, seed=0)
+        return measured_on_csr(lambda: rg.betweenness_centrality(G, k=k, seed=0), G)
 
     def networkx(self, data: dict[str, Any]) -> Callable[[], Any]:
         import networkx as nx

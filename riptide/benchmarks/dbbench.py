@@ -50,12 +50,10 @@ Per question and library: ``warmup`` untimed runs and ``repeat`` timed ones, med
 ``peer_repeat`` times without warm-up, being slow and for context only. The totals are the sums of the
 medians, shown with the issue's reference totals (cuDF 26.10 on one H200, published pandas/polars figures).
 
-Peak memory: one more, untimed run of each riptide question, measuring the bytes the question allocates
-beyond what was live before it. On CuPy, the question allocates from a memory pool of its own; a pool never
-returns blocks on its own, so that pool's ``total_bytes()`` afterwards is the high-water mark (an upper bound:
-blocks are rounded, and a free block too small for a later request stays counted). On the CPU,
-:mod:`tracemalloc` (which NumPy reports to) gives the peak. The figure is compared with the bytes of the question's inputs: the columns a groupby reads, both tables of a
-join. The issue's goal is at most 3x.
+Peak memory: one more, untimed run of each riptide question under
+:func:`~riptide.benchmarks.harness.peak_memory`, measuring the bytes the question allocates beyond what was
+live before it. The figure is compared with the bytes of the question's inputs: the columns a groupby reads,
+both tables of a join. The issue's goal is at most 3x.
 
 The check (``--check``): before timing, every question runs once with riptide and with pandas on a small
 table (``--check-rows``, default ``min(rows, 1e5)``), and the answers are compared after sorting their rows
@@ -67,14 +65,12 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
-import gc
 import importlib
 import importlib.util
 import json
 import platform
 import sys
 import time
-import tracemalloc
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -99,6 +95,7 @@ from riptide.benchmarks.harness import (
     fmt_count,
     fmt_seconds,
     measure,
+    peak_memory,
 )
 
 __all__ = [
@@ -724,40 +721,6 @@ def input_bytes(question: Question, tables: dict[str, Any]) -> int:
         labels = question.columns if question.columns is not None and name == "x" else list(data)
         total += sum(data[label].nbytes for label in labels)
     return total
-
-
-def peak_memory(fn: Callable[[], Any]) -> int:
-    """Bytes ``fn()`` allocates at its peak, beyond what was live before it (see the module docstring)."""
-    from riptide import _device
-
-    gc.collect()
-    if _device.is_gpu():
-        cupy = _device.xp()
-        _device.synchronize()
-        # A fresh pool for the question alone: what was live before stays in the default pool, and a pool never
-        # returns blocks on its own, so the fresh pool's size afterwards is the question's high-water mark.
-        # (The default pool would serve small questions from the free tail of a chunk already counted.)
-        pool = cupy.cuda.MemoryPool()
-        with cupy.cuda.using_allocator(pool.malloc):
-            result = fn()
-            _device.synchronize()
-        peak = pool.total_bytes()
-        del result
-        pool.free_all_blocks()
-        return int(peak)
-    started = not tracemalloc.is_tracing()
-    if started:
-        tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        result = fn()
-        peak = tracemalloc.get_traced_memory()[1] - before
-        del result
-    finally:
-        if started:
-            tracemalloc.stop()
-    return int(peak)
 
 
 # --- the check ---------------------------------------------------------------------------------------------------

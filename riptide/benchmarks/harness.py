@@ -23,6 +23,10 @@ and the reference figures from the issues with whether the goal was met.
 Suites: ``--suite cases`` (the default) runs the registered cases; ``--suite dbbench`` runs the db-benchmark
 groupby and join questions (:mod:`riptide.benchmarks.dbbench`), which has its own data, table and report.
 
+Peak memory: a riptide thunk marked with :func:`with_footprint` (``bytes``, ``what``) runs once more, untimed,
+under :func:`peak_memory`, and the table's footer gives its peak over those bytes (issue 7's "peak device
+memory <= 2.5x the CSR size": a graph case marks its thunk with the bytes of the graph's CSR).
+
 Checking (``--check``): before timing, each case that has riptide and pandas code runs once with both on a
 small size (``--check-rows``, default ``min(rows, 1e5)``) and the answers are compared with
 :func:`compare_with_pandas` (rows in any order, floats within a tolerance); mismatches are reported and make
@@ -39,9 +43,12 @@ import json
 import os
 import pkgutil
 import platform
+import signal
 import statistics
 import sys
+import threading
 import time
+import tracemalloc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -58,6 +65,8 @@ __all__ = [
     "PEERS",
     "register",
     "self_timed",
+    "with_footprint",
+    "peak_memory",
     "measure",
     "measure_copy_rate",
     "load_cases",
@@ -160,6 +169,52 @@ def self_timed(fn: Callable[[], float]) -> Callable[[], float]:
     return fn
 
 
+def with_footprint(fn: Callable[[], Any], nbytes: int, what: str, goal: float | None = None) -> Callable[[], Any]:
+    """Mark a riptide thunk whose peak memory is to be reported as a multiple of ``nbytes`` (the bytes of
+    ``what``, e.g. "CSR"), with the largest multiple the issue allows (``goal``)."""
+    fn.footprint = (int(nbytes), what, goal)  # type: ignore[attr-defined]
+    return fn
+
+
+def peak_memory(fn: Callable[[], Any]) -> int:
+    """Bytes ``fn()`` allocates at its peak, beyond what was live before it.
+
+    On CuPy, ``fn`` allocates from a memory pool of its own; a pool never returns blocks on its own, so that
+    pool's ``total_bytes()`` afterwards is the high-water mark (an upper bound: blocks are rounded, and a free
+    block too small for a later request stays counted). On the CPU, :mod:`tracemalloc` (which NumPy reports
+    to) gives the peak.
+    """
+    from riptide import _device
+
+    gc.collect()
+    if _device.is_gpu():
+        cupy = _device.xp()
+        _device.synchronize()
+        # A fresh pool for fn alone: what was live before stays in the default pool. (The default pool would
+        # serve small requests from the free tail of a chunk already counted.)
+        pool = cupy.cuda.MemoryPool()
+        with cupy.cuda.using_allocator(pool.malloc):
+            result = fn()
+            _device.synchronize()
+        peak = pool.total_bytes()
+        del result
+        pool.free_all_blocks()
+        return int(peak)
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        result = fn()
+        peak = tracemalloc.get_traced_memory()[1] - before
+        del result
+    finally:
+        if started:
+            tracemalloc.stop()
+    return int(peak)
+
+
 def load_cases() -> dict[str, Case]:
     """Import every ``cases_*`` module of this package (they register their cases) and return the registry."""
     import riptide.benchmarks as package
@@ -187,9 +242,11 @@ def select_cases(cases: dict[str, Case], only: str | None) -> list[Case]:
 
 @dataclass
 class Timing:
-    """Seconds per call of each timed repeat."""
+    """Seconds per call of each timed repeat. ``cut_off``: the last call was stopped at its time limit, so its
+    time is a lower bound (see :func:`measure`'s ``limit``)."""
 
     times: list[float] = field(default_factory=list)
+    cut_off: bool = False
 
     @property
     def median(self) -> float:
@@ -204,7 +261,8 @@ class Timing:
         return max(self.times)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"median_s": self.median, "min_s": self.min, "max_s": self.max, "times_s": list(self.times)}
+        return {"median_s": self.median, "min_s": self.min, "max_s": self.max, "times_s": list(self.times),
+                "cut_off": self.cut_off}  # fmt: skip
 
 
 #: a case warms up for at least this long (as well as its ``warmup`` calls): a GPU left idle runs its first
@@ -217,6 +275,34 @@ def _no_sync() -> None:
     return None
 
 
+class _CutOff(Exception):
+    """Raised in the main thread when a call passes its time limit."""
+
+
+def _limited_call(fn: Callable[[], Any], limit: float | None) -> tuple[Any, bool]:
+    """``(fn(), False)``, or ``(None, True)`` when ``fn`` ran past ``limit`` seconds and was stopped.
+
+    The stop is a SIGALRM raised as an exception, so it interrupts Python code (NetworkX, scikit-learn's Python
+    loops) but waits for a C call that does not return to the interpreter. Without a limit, or off the main
+    thread (no signals there), ``fn`` runs to its end.
+    """
+    if limit is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return fn(), False
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _CutOff
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return fn(), False
+    except _CutOff:
+        return None, True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def measure(
     fn: Callable[[], Any],
     *,
@@ -227,9 +313,13 @@ def measure(
     clock: Callable[[], float] = time.perf_counter,
     warmup_seconds: float = WARMUP_SECONDS,
     compiles: bool = False,
+    limit: float | None = None,
 ) -> Timing:
     """Time ``fn``: ``warmup`` untimed calls (more until ``warmup_seconds`` have passed; with ``compiles``, passed
     after the first call, which may compile kernels), then ``repeat`` timed ones, ``sync()`` before each clock read.
+
+    ``limit`` (seconds; for host libraries): a timed call still running then is stopped, its time is recorded as
+    ``limit`` and the timing is marked ``cut_off`` (a lower bound); no further calls are made.
 
     Each time is divided by ``calls`` (for thunks that loop over many small calls). A thunk marked with
     :func:`self_timed` returns its own seconds instead of being clocked.
@@ -252,10 +342,14 @@ def measure(
         else:
             sync()
             start = clock()
-            result = fn()
+            result, cut_off = _limited_call(fn, limit)
             sync()
-            seconds = clock() - start
+            seconds = limit if cut_off else clock() - start
             del result  # freed only after the device is done with it
+            if cut_off:
+                timing.times.append(seconds / calls)
+                timing.cut_off = True
+                break
         timing.times.append(seconds / calls)
     return timing
 
@@ -289,14 +383,24 @@ class CaseResult:
     timings: dict[str, Timing] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     check: str | None = None  # "ok", "mismatch: ..." or "error: ..." after --check; None when not checked
+    peak_bytes: int | None = None  # riptide's peak memory, for a thunk marked with_footprint
+    footprint: tuple[int, str, float | None] | None = None  # (bytes, what they are, goal multiple)
+
+    def peak_ratio(self) -> float | None:
+        return self.peak_bytes / self.footprint[0] if self.peak_bytes is not None and self.footprint else None
 
     def bandwidth(self, library: str = "riptide") -> float | None:
         t = self.timings.get(library)
         return self.bytes_moved / t.median if t and self.bytes_moved else None
 
     def speedup(self, peer: str) -> float | None:
+        """The peer's median over riptide's: a lower bound when the peer was cut off (``Timing.cut_off``)."""
         mine, theirs = self.timings.get("riptide"), self.timings.get(peer)
         return theirs.median / mine.median if mine and theirs and mine.median > 0 else None
+
+    def cut_off(self, lib: str) -> bool:
+        t = self.timings.get(lib)
+        return bool(t and t.cut_off)
 
     def goal_met(self) -> bool | None:
         """Whether riptide's median meets the reference goal; None without a goal or at another size."""
@@ -305,7 +409,7 @@ class CaseResult:
             return None
         verdicts = [mine.median <= ref.goal] if ref.goal is not None else []
         for peer, factor in ref.min_speedup:
-            ratio = self.speedup(peer)
+            ratio = self.speedup(peer)  # a lower bound if the peer was cut off: meeting it meets the goal
             if ratio is not None:  # a peer not run this time cannot judge the goal
                 verdicts.append(ratio >= factor)
         return all(verdicts) if verdicts else None
@@ -322,9 +426,16 @@ def run_cases(
     *,
     libraries: Sequence[str] = ("riptide", *PEERS),
     warmup: int = 1,
+    peer_repeat: int | None = None,
+    peer_limit: float | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
 ) -> list[CaseResult]:
-    """Build and time each case with each library; a library that fails is recorded and the run goes on."""
+    """Build and time each case with each library; a library that fails is recorded and the run goes on.
+
+    ``peer_repeat`` times each peer that many times with no warm-up (NetworkX's betweenness or scikit-learn's
+    HDBSCAN take minutes a call); riptide keeps ``warmup`` and ``ctx.repeat``. ``peer_limit`` stops a peer's
+    timed call after that many seconds: its time, and riptide's speed-up over it, are then lower bounds.
+    """
     from riptide import _device
 
     results = []
@@ -344,8 +455,15 @@ def run_cases(
             try:
                 thunk = build(data)
                 calls = ctx.calls if case.per_call else 1
-                result.timings[lib] = measure(thunk, repeat=ctx.repeat, warmup=warmup, sync=sync, calls=calls,
-                                              compiles=lib == "riptide")  # fmt: skip
+                once = lib != "riptide" and peer_repeat is not None
+                result.timings[lib] = measure(thunk, repeat=peer_repeat if once else ctx.repeat,
+                                              warmup=0 if once else warmup, sync=sync, calls=calls,
+                                              warmup_seconds=0.0 if once else WARMUP_SECONDS,
+                                              compiles=lib == "riptide",
+                                              limit=None if lib == "riptide" else peer_limit)  # fmt: skip
+                if lib == "riptide" and getattr(thunk, "footprint", None):
+                    result.footprint = thunk.footprint
+                    result.peak_bytes = peak_memory(thunk)
             except Exception as exc:  # a gap in one library must not hide the others' figures
                 result.errors[lib] = _describe(exc)
             thunk = None
@@ -531,12 +649,14 @@ def run_bench(
     check: bool = False,
     check_rows: int | None = None,
     peer_repeat: int | None = None,
+    peer_limit: float | None = None,
 ) -> int:
     """``riptide bench``: time the selected cases with riptide and the installed peers, print a table, write JSON.
 
-    ``suite="dbbench"`` runs :func:`riptide.benchmarks.dbbench.run_dbbench` instead (``na`` and
-    ``peer_repeat`` apply there only). ``check`` first compares riptide's answers with pandas' at
-    ``check_rows`` (default ``min(rows, 1e5)``).
+    ``suite="dbbench"`` runs :func:`riptide.benchmarks.dbbench.run_dbbench` instead (``na`` applies there
+    only). ``peer_repeat`` times each peer that many times, with no warm-up; ``peer_limit`` stops a peer's call
+after that many seconds (cases only; its time and the speed-up over it become lower bounds). ``check`` first compares riptide's
+    answers with pandas' at ``check_rows`` (default ``min(rows, 1e5)``).
 
     Returns 0, or 1 when some case or library failed or a check found a mismatch (the table and JSON still
     hold the rest).
@@ -597,7 +717,8 @@ def run_bench(
 
     printer = _TablePrinter(out, peers, rate, calls, with_reference=gpu)
     printer.header()
-    results = run_cases(cases, ctx, libraries=("riptide", *peers), warmup=warmup, on_result=printer.row)
+    results = run_cases(cases, ctx, libraries=("riptide", *peers), warmup=warmup, peer_repeat=peer_repeat,
+                        peer_limit=peer_limit, on_result=printer.row)  # fmt: skip
     for r in results:
         r.check = checks.get(r.case.name)
     printer.footer(results)
@@ -679,6 +800,9 @@ def _report(
                 },
                 "goal_met": r.goal_met(),
                 "check": r.check,
+                "peak_bytes": r.peak_bytes,
+                "footprint": None if r.footprint is None else {"bytes": r.footprint[0], "of": r.footprint[1],
+                                                               "goal_ratio": r.footprint[2]},
             }
         )
     return {
@@ -742,7 +866,7 @@ class _TablePrinter:
         cells = [_clip(r.case.title, 22), _clip(r.size, 16), self._time(r, "riptide")]
         cells.append(f"{fmt_seconds(mine.min)}..{fmt_seconds(mine.max)}" if mine else "")
         cells += [self._time(r, p) for p in self.peers]
-        cells += [_fmt_ratio(r.speedup(p)) for p in self.peers]
+        cells += [("> " if r.cut_off(p) else "") + _fmt_ratio(r.speedup(p)) for p in self.peers]
         bw = r.bandwidth() if r.case.bound != "none" else None
         cells.append(f"{bw / 1e9:,.1f}" if bw else "")
         cells.append(f"{100 * bw / self.rate:.0f}%" if bw and r.case.bound == "device" else "")
@@ -761,7 +885,7 @@ class _TablePrinter:
         if lib in r.errors or "setup" in r.errors:
             return "error"
         t = r.timings.get(lib)
-        return fmt_seconds(t.median) if t else "-"
+        return ("> " if t.cut_off else "") + fmt_seconds(t.median) if t else "-"
 
     def footer(self, results: list[CaseResult]) -> None:
         errors = [(r.case.name, lib, e) for r in results for lib, e in r.errors.items()]
@@ -774,6 +898,14 @@ class _TablePrinter:
             )
             if notes:
                 print("goals also ask: " + "; ".join(f"{name}: {note}" for name, note in notes), file=self.out)
+        peaks = [r for r in results if r.peak_ratio() is not None]
+        if peaks:
+            print("\npeak memory (riptide, beyond what was live before the call):", file=self.out)
+            for r in peaks:
+                nbytes, what, goal = r.footprint
+                verdict = "" if goal is None else f" (goal <= {goal:g}x: {'yes' if r.peak_ratio() <= goal else 'no'})"
+                print(f"  {r.case.name}: {r.peak_bytes / 1e6:,.0f} MB = {r.peak_ratio():.2f}x the {what}"
+                      f" ({nbytes / 1e6:,.0f} MB){verdict}", file=self.out)  # fmt: skip
         if errors:
             print("\nerrors:", file=self.out)
             for name, lib, e in errors:

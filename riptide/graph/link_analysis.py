@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from riptide.core.kernels.numpy_compat import where
 from riptide.graph._arrays import bincount
 from riptide.graph._checks import as_riptide_graph
@@ -47,12 +49,20 @@ def pagerank(G: Any, alpha: float = 0.85, personalization: dict | None = None, m
     if n == 0:
         return G._result_dict(G.xp.zeros(0, dtype=float))
     xp = G.xp
-    w = G._arc_weights(weight)
     arc_src, arc_dst = G._arc_src, G._indices
-    out_weight = bincount(arc_src, n, xp, weights=w)
+    # Memory: at most two arrays of one number per arc besides the graph (issue 7: peak <= 2.5x the CSR). Without
+    # weights every arc of a row carries the same share, so the shares are per node and no arc array is kept.
+    weighted = weight is not None and weight in G._edge_attrs
+    if weighted:
+        transition = G._arc_weights(weight)  # a fresh gather: row-normalized in place below
+        out_weight = bincount(arc_src, n, xp, weights=transition)
+    else:
+        transition = None
+        out_weight = xp.diff(G._offsets).astype(np.float64)  # the CSR's row lengths: each out-arc weighs 1
     has_out = out_weight != 0
     inverse = where(xp, has_out, 1.0 / where(xp, has_out, out_weight, 1.0), 0.0)
-    transition = w * inverse[arc_src]  # A's entries, row-normalized, one per arc
+    if weighted:
+        transition *= inverse[arc_src]  # A's entries, row-normalized, one per arc
     is_dangling = xp.flatnonzero(~has_out)
 
     if nstart is None:
@@ -76,7 +86,13 @@ def pagerank(G: Any, alpha: float = 0.85, personalization: dict | None = None, m
 
     for _ in range(max_iter):
         xlast = x
-        spread = bincount(arc_dst, n, xp, weights=x[arc_src] * transition)  # x @ A
+        if transition is None:
+            sent = (x * inverse)[arc_src]  # what each arc carries: its source's share (the same bits as w = 1)
+        else:
+            sent = x[arc_src]
+            sent *= transition
+        spread = bincount(arc_dst, n, xp, weights=sent)  # x @ A
+        del sent
         x = alpha * (spread + x[is_dangling].sum() * dangling_weights) + (1 - alpha) * p
         err = float(xp.absolute(x - xlast).sum())  # one scalar read per iteration: the convergence test
         if err < n * tol:

@@ -753,3 +753,20 @@ def test_fake_cupy_string_hash_aggregation_with_many_accumulators(fake_device_co
     (keys_of_groups,) = got.key_values
     o, c = keys_of_groups.offsets, keys_of_groups.chars
     assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.size().index)
+
+
+def test_fake_cupy_kept_masked_keys_are_zeroed_only_when_dirty(fake_device_columns):
+    """A masked int key kept as a value (dropna=False) hashes its data: rows under the mask must read 0. Data that
+    already reads 0 there (Arrow's and pandas' buffers) is passed as it is; other data is copied with zeros."""
+    from riptide.core.column import NumericColumn
+    from riptide.core.kernels import hashing
+
+    valid = np.array([True, False, True, False])
+    clean = NumericColumn(np.array([5, 0, 7, 0]), pd.Int64Dtype(), valid)
+    dirty = NumericColumn(np.array([5, 9, 7, -3]), pd.Int64Dtype(), valid)
+    clean_words = hashing.key_words([clean], dropna=False).words
+    assert clean_words[0] is clean.data  # no copy
+    dirty_words = hashing.key_words([dirty], dropna=False).words
+    np.testing.assert_array_equal(dirty_words[0], [5, 0, 7, 0])
+    np.testing.assert_array_equal(dirty.data, [5, 9, 7, -3])  # the column is not touched
+    np.testing.assert_array_equal(dirty_words[1], ~valid)

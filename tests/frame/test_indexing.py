@@ -368,6 +368,24 @@ def test_frame_mask_filter_gathers_a_column_when_first_read():
     assert not getattr(f["a"][keep]._column, "is_pending", False)
 
 
+def test_a_gather_of_pending_columns_reads_their_source_once():
+    """Sorting (or any take of) a filtered frame gathers each pending column straight from its source at the
+    composed positions: the filtered rows are never gathered on their own, and the result is pandas'."""
+    df = pd.DataFrame({"a": np.arange(12.0)[::-1], "n": pd.array([1, None, 3] * 4, dtype="Int64"),
+                       "s": pd.Series([f"x{i}" for i in range(12)], dtype="str"),
+                       "c": pd.Categorical(list("abcabcabcabc"))})  # fmt: skip
+    keep = np.arange(12) % 3 != 0
+    filtered = rt.from_pandas(df)[keep]
+    assert_frame_equal(filtered.sort_values("a"), df[keep].sort_values("a"))
+    assert _pending(filtered, "n") and _pending(filtered, "s") and _pending(filtered, "c")  # never gathered alone
+    column = filtered._data["s"]
+    for indices in (np.array([2, 0, -1]), np.array([True, False] * 4)):
+        taken = column.take(indices)
+        assert not getattr(taken, "is_pending", False)
+        assert taken.to_arrow().to_pylist() == df["s"][keep].to_numpy()[indices].tolist()
+    assert_frame_equal(filtered, df[keep])
+
+
 def test_frame_with_pending_columns_pickles_and_copies_the_gathered_rows():
     import copy
     import pickle

@@ -110,6 +110,36 @@ def test_kmeans_errors_like_sklearn():
         rtc.KMeans(3, init=X_BLOBS[:3], n_init=4).fit(X_BLOBS)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 1000), k=st.integers(2, 8), weighted=st.booleans())
+def test_kmeans_parallel_init_is_as_good_as_kmeans_plus_plus(seed, k, weighted):
+    """k-means|| (scikit-learn has none) on blobs: the clustering Lloyd reaches from its centers is within 1% of
+    the best of scikit-learn's k-means++ runs, with or without sample weights."""
+    X, _ = make_blobs(800, 3, centers=k, cluster_std=0.5, random_state=seed)
+    w = np.random.default_rng(seed).uniform(0.5, 2, len(X)) if weighted else None
+    ours = rtc.KMeans(k, init="k-means||", n_init=3, random_state=seed).fit(X, sample_weight=w)
+    theirs = skc.KMeans(k, init="k-means++", n_init=3, random_state=seed).fit(X, sample_weight=w)
+    assert ours.inertia_ <= theirs.inertia_ * 1.01
+    assert ours.cluster_centers_.shape == (k, 3) and len(np.unique(ours.labels_)) == k
+
+
+def test_kmeans_parallel_init_edge_cases():
+    # one init by default, as k-means++; reproducible from random_state
+    a = rtc.KMeans(5, init="k-means||", random_state=3).fit(X_BLOBS)
+    b = rtc.KMeans(5, init="k-means||", random_state=3).fit(X_BLOBS)
+    assert a._n_init == 1
+    np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)
+    # fewer distinct rows than the rounds would draw: each duplicate is one candidate, every round ends early
+    X = np.repeat(np.array([[0.0, 0.0], [5.0, 5.0], [9.0, 0.0]]), 20, axis=0)
+    km = rtc.KMeans(3, init="k-means||", random_state=0).fit(X)
+    assert km.inertia_ < 1e-20  # (centering rounds)
+    np.testing.assert_allclose(np.sort(km.cluster_centers_[:, 0]), [0.0, 5.0, 9.0], atol=1e-12)
+    # as many clusters as distinct rows, and one cluster
+    assert rtc.KMeans(1, init="k-means||", random_state=0).fit(X).cluster_centers_.shape == (1, 2)
+    with pytest.raises(ValueError, match="'init' parameter of KMeans must be a str among"):
+        rtc.KMeans(3, init="k-means|").fit(X)
+
+
 def test_kmeans_riptide_frame_and_callable_init():
     frame = rt.DataFrame({f"f{j}": X_BLOBS[:, j] for j in range(4)})
     ours = rtc.KMeans(5, random_state=0).fit(frame)

@@ -27,6 +27,7 @@ ESTIMATORS = [
     PCA(n_components=2, svd_solver="randomized", random_state=0),
     KMeans(n_clusters=3, n_init=2, random_state=0),
     KMeans(n_clusters=3, init="random", n_init=3, random_state=0),
+    KMeans(n_clusters=3, init="k-means||", random_state=0),
 ]
 
 # check name -> reason, per estimator (scikit-learn's ``expected_failed_checks``)

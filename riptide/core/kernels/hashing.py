@@ -116,9 +116,22 @@ def key_words(columns: list[Column], dropna: bool) -> KeyWords:
             # A masked row's data is arbitrary: zero it and flag it. (Flagged even without a mask, so that two
             # masked columns always give the same layout, which a join's two sides need.)
             mask = column.mask if column.mask is not None else cp.ones(n, dtype=bool)
-            words[-1] = cp.where(mask, words[-1], 0).astype(words[-1].dtype, copy=False)
+            words[-1] = _zeroed_where_missing(words[-1], mask)
             words.append((~mask).view(np.uint8))
     return KeyWords(words, strings, valid, n, own_integers)
+
+
+def _zeroed_where_missing(data: Any, mask: Any) -> Any:
+    """``data`` with 0 where ``mask`` is False: ``data`` itself when it already is, as Arrow and pandas leave it.
+
+    The check (one scalar read, two byte-wide temporaries) spares the copy of a key column: 2.4 GB for db-benchmark
+    q10's three masked int keys at 1e8 rows with 5% missing.
+    """
+    import cupy as cp
+
+    if not bool(cp.any((data != 0) > mask)):  # a nonzero value under a missing row (True > False)
+        return data
+    return cp.where(mask, data, 0).astype(data.dtype, copy=False)
 
 
 def _missing_emptied(column: StringColumn, missing: Any) -> tuple[Any, Any]:

@@ -307,6 +307,55 @@ def _kmeans_plusplus(X: Any, x_sq: Any, n_clusters: int, sample_weight: Any, ran
     return centers
 
 
+_PARALLEL_ROUNDS = 5  # k-means||'s oversampling rounds (Bahmani et al. found 5 enough on every data set they tried)
+_OVERSAMPLING = 2.0  # rows kept per round, in expectation, per cluster (their l = 2k)
+_RECLUSTER_ITERATIONS = 10  # Lloyd steps on the weighted candidates after their k-means++
+
+
+def _kmeans_parallel(X: Any, x_sq: Any, n_clusters: int, sample_weight: Any, random_state: Any,
+                     xp: types.ModuleType) -> Any:  # fmt: skip
+    """k-means|| ("scalable k-means++", Bahmani et al. 2012) on the device; validated, centered input assumed.
+
+    k-means++ makes k passes over the rows, one per center. Here a first center is drawn as k-means++ draws it,
+    then each of a few rounds keeps every row independently with probability ``l * w * d^2 / potential`` (``d``
+    its distance to the nearest candidate so far, ``l = 2k``): one pass per round, about ``2k`` candidates each.
+    The candidates, weighted by the sample weight of the rows nearest to each, are then reduced to k centers by
+    weighted k-means++ and a few Lloyd steps -- work on ``~10k`` points, not on the rows. scikit-learn has no
+    k-means||: the draws are riptide's (a device generator seeded from ``random_state``), so the centers differ
+    from any scikit-learn run; the clustering Lloyd then finds is of k-means++'s quality.
+
+    >>> X = np.concatenate([np.zeros((50, 2)), np.full((50, 2), 10.0)])
+    >>> centers = _kmeans_parallel(X, (X * X).sum(axis=1), 2, np.ones(100), np.random.RandomState(0), np)
+    >>> sorted(centers[:, 0].tolist())
+    [0.0, 10.0]
+    """
+    n_samples = X.shape[0]
+    w = sample_weight.astype(xp.float64)
+    X64, x_sq64 = X.astype(xp.float64, copy=False), x_sq.astype(xp.float64, copy=False)
+    cdf = xp.cumsum(w / w.sum())
+    cdf /= cdf[-1]
+    chosen = [_choice_index(cdf, random_state.random_sample(), xp)]
+    closest = _squared_distances(X64, x_sq64, X64[chosen[0]], xp)[:, 0]
+    draws = xp.random.RandomState(int(random_state.randint(np.iinfo(np.int32).max)))
+    for _ in range(_PARALLEL_ROUNDS):
+        potential = closest @ w
+        keep = draws.random_sample(n_samples) * potential < (_OVERSAMPLING * n_clusters) * (w * closest)
+        picked = xp.flatnonzero(keep)  # one scalar read a round: how many rows it kept
+        if picked.shape[0] == 0:  # every row sits on a candidate (or weighs nothing): nothing left to draw
+            break
+        chosen.append(picked)
+        for rows in _batches(n_samples, picked.shape[0]):
+            nearest = _squared_distances(X64[rows], x_sq64[rows], X64[picked], xp).min(axis=1)
+            closest[rows] = xp.minimum(closest[rows], nearest)
+    candidates = xp.unique(xp.concatenate(chosen))  # a row drawn twice is one candidate
+    if candidates.shape[0] <= n_clusters:  # too few distinct candidates to choose from: k-means++ on the rows
+        return _kmeans_plusplus(X, x_sq, n_clusters, sample_weight, random_state, xp)
+    C = X[candidates]
+    weights = xp.bincount(_labels(X, C, xp), weights=w, minlength=candidates.shape[0])
+    centers = _kmeans_plusplus(C, x_sq[candidates], n_clusters, weights, random_state, xp)
+    return _lloyd_twin(C, weights.astype(C.dtype), centers, _RECLUSTER_ITERATIONS, 0.0, xp)[2]
+
+
 def _same_clustering(labels1: Any, labels2: Any, n_clusters: int, xp: types.ModuleType) -> bool:
     """True if the two labelings are the same partition (equal up to renaming the clusters)."""
     pairs = labels1.astype(xp.int64) * n_clusters + labels2
@@ -322,7 +371,10 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
     Parameters
     ----------
     n_clusters : int, default=8
-    init : {'k-means++', 'random'}, callable or array-like of shape (n_clusters, n_features), default='k-means++'
+    init : {'k-means++', 'k-means||', 'random'}, callable or array-like of shape (n_clusters, n_features), \
+default='k-means++'
+        'k-means||' (not in scikit-learn) is scalable k-means++: a few passes over the rows instead of one per
+        center (see ``_kmeans_parallel``).
     n_init : 'auto' or int, default='auto'
     max_iter : int, default=300
     tol : float, default=1e-4
@@ -358,7 +410,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
 
     _parameter_constraints: dict = {
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
-        "init": [StrOptions({"k-means++", "random"}), callable, "array-like"],
+        "init": [StrOptions({"k-means++", "k-means||", "random"}), callable, "array-like"],
         "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
@@ -384,7 +436,7 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         if X.shape[0] < self.n_clusters:
             raise ValueError(f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}.")
         if self.n_init == "auto":
-            self._n_init = 1 if (isinstance(self.init, str) and self.init == "k-means++") or (
+            self._n_init = 1 if (isinstance(self.init, str) and self.init in ("k-means++", "k-means||")) or (
                 _is_arraylike_not_scalar(self.init)) else default_n_init  # fmt: skip
         else:
             self._n_init = self.n_init
@@ -425,6 +477,8 @@ class KMeans(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
                         xp: types.ModuleType) -> Any:  # fmt: skip
         if isinstance(init, str) and init == "k-means++":
             return _kmeans_plusplus(data.X, data.sq, self.n_clusters, sample_weight, random_state, xp)
+        if isinstance(init, str) and init == "k-means||":
+            return _kmeans_parallel(data.X, data.sq, self.n_clusters, sample_weight, random_state, xp)
         n_samples = data.raw.shape[0]
         if isinstance(init, str) and init == "random":
             seeds = random_state.choice(n_samples, size=self.n_clusters, replace=False, p=host_p())
