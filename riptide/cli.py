@@ -38,6 +38,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``riptide`` command."""
     common = argparse.ArgumentParser(add_help=False)
@@ -126,10 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--peer-limit",
-        type=float,
+        type=_positive_seconds,
         metavar="SECONDS",
-        help="cases: stop a peer's call after SECONDS; its time and the speed-up over it are then lower bounds, shown"
-        " with '>' (NetworkX's triangles on 1e7 edges runs for hours)",
+        help="cases: no warm-up for peers, and stop a peer's timed call after SECONDS; its time and the speed-up over"
+        " it are then lower bounds, shown with '>' (NetworkX's triangles on 1e7 edges runs for hours)",
     )
     bench.add_argument(
         "--peers", default="pandas,polars,sklearn,networkx",

@@ -275,8 +275,9 @@ def _no_sync() -> None:
     return None
 
 
-class _CutOff(Exception):
-    """Raised in the main thread when a call passes its time limit."""
+class _CutOff(BaseException):
+    """Raised in the main thread when a call passes its time limit (a BaseException, as KeyboardInterrupt: the
+    peer's own ``except Exception`` must not swallow it)."""
 
 
 def _limited_call(fn: Callable[[], Any], limit: float | None) -> tuple[Any, bool]:
@@ -292,9 +293,13 @@ def _limited_call(fn: Callable[[], Any], limit: float | None) -> tuple[Any, bool
     def stop(signum: int, frame: Any) -> None:
         raise _CutOff
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, limit)
+    if not 0 < limit < float("inf"):
+        msg = f"a time limit must be a positive number of seconds, got {limit!r}"
+        raise ValueError(msg)
+    previous = signal.getsignal(signal.SIGALRM)
     try:
+        signal.signal(signal.SIGALRM, stop)
+        signal.setitimer(signal.ITIMER_REAL, limit)
         return fn(), False
     except _CutOff:
         return None, True
@@ -344,7 +349,7 @@ def measure(
             start = clock()
             result, cut_off = _limited_call(fn, limit)
             sync()
-            seconds = limit if cut_off else clock() - start
+            seconds = max(limit, clock() - start) if cut_off else clock() - start  # a C call may overrun it
             del result  # freed only after the device is done with it
             if cut_off:
                 timing.times.append(seconds / calls)
@@ -410,8 +415,9 @@ class CaseResult:
         verdicts = [mine.median <= ref.goal] if ref.goal is not None else []
         for peer, factor in ref.min_speedup:
             ratio = self.speedup(peer)  # a lower bound if the peer was cut off: meeting it meets the goal
-            if ratio is not None:  # a peer not run this time cannot judge the goal
-                verdicts.append(ratio >= factor)
+            if ratio is None or (ratio < factor and self.cut_off(peer)):
+                continue  # a peer not run, or cut off below the goal's ratio, cannot judge the goal
+            verdicts.append(ratio >= factor)
         return all(verdicts) if verdicts else None
 
 
@@ -455,17 +461,20 @@ def run_cases(
             try:
                 thunk = build(data)
                 calls = ctx.calls if case.per_call else 1
-                once = lib != "riptide" and peer_repeat is not None
-                result.timings[lib] = measure(thunk, repeat=peer_repeat if once else ctx.repeat,
+                once = lib != "riptide" and (peer_repeat is not None or peer_limit is not None)  # no warm-up
+                result.timings[lib] = measure(thunk, repeat=peer_repeat or ctx.repeat if once else ctx.repeat,
                                               warmup=0 if once else warmup, sync=sync, calls=calls,
                                               warmup_seconds=0.0 if once else WARMUP_SECONDS,
                                               compiles=lib == "riptide",
                                               limit=None if lib == "riptide" else peer_limit)  # fmt: skip
-                if lib == "riptide" and getattr(thunk, "footprint", None):
-                    result.footprint = thunk.footprint
-                    result.peak_bytes = peak_memory(thunk)
             except Exception as exc:  # a gap in one library must not hide the others' figures
                 result.errors[lib] = _describe(exc)
+            if lib == "riptide" and lib not in result.errors and getattr(thunk, "footprint", None):
+                _release_memory()  # the timed runs' blocks go back before a fresh pool measures one more run
+                try:
+                    result.footprint, result.peak_bytes = thunk.footprint, peak_memory(thunk)
+                except Exception as exc:  # the timing stands; the memory figure is reported missing
+                    result.errors["memory"] = _describe(exc)
             thunk = None
             _release_memory()
         del data
@@ -655,7 +664,8 @@ def run_bench(
 
     ``suite="dbbench"`` runs :func:`riptide.benchmarks.dbbench.run_dbbench` instead (``na`` applies there
     only). ``peer_repeat`` times each peer that many times, with no warm-up; ``peer_limit`` stops a peer's call
-after that many seconds (cases only; its time and the speed-up over it become lower bounds). ``check`` first compares riptide's
+    after that many seconds (cases only; no warm-up then either; its time and the speed-up over it become lower
+    bounds). ``check`` first compares riptide's
     answers with pandas' at ``check_rows`` (default ``min(rows, 1e5)``).
 
     Returns 0, or 1 when some case or library failed or a check found a mismatch (the table and JSON still
@@ -665,6 +675,9 @@ after that many seconds (cases only; its time and the speed-up over it become lo
 
     if suite not in SUITES:
         msg = f"unknown suite {suite!r}; suites: {', '.join(SUITES)}"
+        raise UsageError(msg)
+    if suite == "dbbench" and peer_limit is not None:
+        msg = "`--peer-limit` applies to the single cases only, not to `--suite dbbench`"
         raise UsageError(msg)
     if suite == "dbbench":
         from riptide.benchmarks import dbbench
@@ -866,7 +879,8 @@ class _TablePrinter:
         cells = [_clip(r.case.title, 22), _clip(r.size, 16), self._time(r, "riptide")]
         cells.append(f"{fmt_seconds(mine.min)}..{fmt_seconds(mine.max)}" if mine else "")
         cells += [self._time(r, p) for p in self.peers]
-        cells += [("> " if r.cut_off(p) else "") + _fmt_ratio(r.speedup(p)) for p in self.peers]
+        cells += [("> " if r.cut_off(p) and r.speedup(p) is not None else "") + _fmt_ratio(r.speedup(p))
+                  for p in self.peers]
         bw = r.bandwidth() if r.case.bound != "none" else None
         cells.append(f"{bw / 1e9:,.1f}" if bw else "")
         cells.append(f"{100 * bw / self.rate:.0f}%" if bw and r.case.bound == "device" else "")

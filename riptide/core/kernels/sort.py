@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["stable_argsort", "stable_argsort_with_values", "lexsort", "inverse_permutation", "float_sort_key",
-           "pack_keys"]
+__all__ = ["stable_argsort", "stable_argsort_with_values", "thrust_sorts_in_place", "lexsort",
+           "inverse_permutation", "float_sort_key", "pack_keys"]
 
 
 _RADIX_MIN_ROWS = 1 << 15  # below this, checking the range costs more than it saves
@@ -63,6 +63,11 @@ def stable_argsort_with_values(values: Any, xp: types.ModuleType, overwrite: boo
             return order, keys
     order = stable_argsort(values, xp)
     return order, values[order]
+
+
+def thrust_sorts_in_place() -> bool:
+    """Whether :func:`stable_argsort_with_values` sorts a GPU array in place (else it sorts a copy and gathers)."""
+    return _thrust_argsort_in_place() is not None
 
 
 @functools.cache

@@ -43,7 +43,14 @@ from riptide import _device
 from riptide.core import dtypes
 from riptide.core.kernels.factorize import string_sort_keys
 from riptide.core.kernels.scatter import scatter_max
-from riptide.core.kernels.sort import float_sort_key, lexsort, pack_keys, stable_argsort, stable_argsort_with_values
+from riptide.core.kernels.sort import (
+    float_sort_key,
+    lexsort,
+    pack_keys,
+    stable_argsort,
+    stable_argsort_with_values,
+    thrust_sorts_in_place,
+)
 
 __all__ = ["SortDigit", "sort_digits", "sort_column", "argsort_columns", "argsort_digits", "rank_column",
            "select_top", "RANK_METHODS"]  # fmt: skip
@@ -207,7 +214,8 @@ def sort_column(column: Any, ascending: bool = True, na_position: str = "last") 
         key = digits[0].values
         order, ordered = stable_argsort_with_values(key, xp, overwrite=key is not column.data)
         return _as_int64(order), NumericColumn(_undo_key(ordered, column.kind, ascending, na_position), column.dtype)
-    if isinstance(column, NumericColumn) and column.kind == "f" and column.size > 0 and xp is not np:
+    if isinstance(column, NumericColumn) and column.kind == "f" and column.size > 0 and xp is not np and \
+            thrust_sorts_in_place():  # fmt: skip
         # A float's sort key is made for the sort (float_sort_key): sorted in place, not copied first
         # (db-benchmark q8 with missing values: 0.76 GB less at its peak)
         (digit,) = digits
