@@ -349,12 +349,12 @@ def measure(
             start = clock()
             result, cut_off = _limited_call(fn, limit)
             sync()
-            seconds = max(limit, clock() - start) if cut_off else clock() - start  # a C call may overrun it
+            seconds = clock() - start  # past the limit when cut off (a C call may overrun it): still a lower bound
             del result  # freed only after the device is done with it
             if cut_off:
                 timing.times.append(seconds / calls)
                 timing.cut_off = True
-                break
+                return timing  # no further calls
         timing.times.append(seconds / calls)
     return timing
 
