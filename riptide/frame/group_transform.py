@@ -1065,38 +1065,24 @@ def _near_end(spec: Any) -> tuple[bool, int, int] | None:
 def _rows_near_end(groups: Any, from_end: bool, lo: int, hi: int) -> Any:
     """Positions (ascending: original order) of the rows :func:`_near_end` describes.
 
-    Round ``r`` finds the ``r``-th row of every group as the smallest (largest, from the end) row number not
-    taken yet, by one scatter-min (max) over the rows; the rows it finds are then taken out. No sort, and one
-    int64 array the length of the rows besides the group numbers: the memory of a head(2) is that of its rows.
+    Round ``r`` finds the ``r``-th row of every group as its first (last, from the end) row after (before) the
+    one round ``r - 1`` found, by one scatter-min (max) over the rows (:func:`next_rows`). No sort, and nothing
+    the length of the rows besides the group numbers: the memory of a head(2) is that of its result.
     """
-    from riptide.core.kernels.scatter import scatter_max, scatter_min
+    from riptide.core.kernels.scatter import next_rows
 
     xp = groups.xp
     ids, n_groups = groups.ids, groups.n_groups
     n = int(ids.shape[0])
     if hi <= lo or n == 0 or n_groups == 0:
         return xp.zeros(0, dtype=np.int64)
-    slot = groups.kept_ids() if bool((ids < 0).any()) else ids  # one scalar read: rows without a group need a bin
-    # Each row's number while it can still be found, then ``n`` ("none": never a minimum) or -1 (never a maximum).
-    # The extra last entry absorbs the marking of groups that had no row left (found: ``n``).
-    candidate = xp.arange(n + 1, dtype=np.int64)
-    found = []
+    found, previous = [], None
     for r in range(hi):
-        if from_end:
-            best = xp.full(n_groups + 1, -1, dtype=np.int64)
-            scatter_max(best, slot, candidate[:n], xp)
-            best = best[:n_groups]
-            best = xp.where(best < 0, n, best)
-        else:
-            best = xp.full(n_groups + 1, n, dtype=np.int64)
-            scatter_min(best, slot, candidate[:n], xp)
-            best = best[:n_groups]
-        if r + 1 < hi:
-            candidate[best] = -1 if from_end else n
+        previous = next_rows(ids, n_groups, previous, from_end, xp)
         if r >= lo:
-            found.append(best)
+            found.append(previous)
     rows = xp.concatenate(found) if len(found) > 1 else found[0]
-    return xp.sort(rows[rows < n])
+    return xp.sort(rows[(rows >= 0) & (rows < n)])
 
 
 def _position_mask(spec: Any, seg: Segments) -> Any:

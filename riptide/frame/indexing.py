@@ -132,6 +132,10 @@ class _PendingTake:
         """True until the rows have been gathered."""
         return getattr(self, "_source", None) is not None
 
+    def deferred_take(self) -> tuple[Column, Any] | None:
+        source, positions = getattr(self, "_source", None), getattr(self, "_positions", None)
+        return None if source is None or positions is None else (source, positions)
+
     def __getattr__(self, name: str) -> Any:
         # Reached only for an attribute that is not set: a buffer not gathered yet (anything else is absent).
         if name in type(self)._BUFFERS:
@@ -218,6 +222,28 @@ def _pending_take(column: Column, positions: Any, composed: dict[int, Any]) -> C
         if isinstance(column, layout):
             return pending.of(column, positions)
     return column.take(positions)
+
+
+def take_composing(column: Column, positions: Any, composed: dict[int, Any]) -> Column:
+    """``column.take(positions)`` for a reordering of a frame (a sort): a column still pending from a filter stays
+    pending, at positions composed once per filter for all its columns (``composed``, shared by the calls for one
+    frame); any other column is gathered now."""
+    if column.deferred_take() is None:
+        return column.take(positions)
+    return _pending_take(column, positions, composed)
+
+
+def take_index_composing(index: Any, positions: Any, composed: dict[int, Any]) -> Any:
+    """``index.take(positions)`` after :func:`take_composing` of the frame's columns: a filtered RangeIndex's labels
+    are the filter's positions themselves, so their gather is the composition the columns already made."""
+    from riptide.frame.index import Index
+
+    column = index._as_column() if type(index) is Index else None
+    if type(column) is NumericColumn and column.mask is None and id(column.data) in composed:
+        earlier, gathered = composed[id(column.data)]
+        if earlier is column.data:
+            return Index._from_column(NumericColumn(gathered, column.dtype), index.name)
+    return index.take(positions)
 
 
 def _is_bool_array(key: Any) -> bool:

@@ -55,6 +55,7 @@ from riptide.core.ops.sorting import (
     sort_digits,
 )
 from riptide.frame.index import Index, RangeIndex, default_index
+from riptide.frame.indexing import take_composing, take_index_composing
 
 __all__ = ["SeriesSortingMethods", "FrameSortingMethods", "searchsorted"]
 
@@ -518,14 +519,18 @@ def _finish_frame(frame: Any, order: Any, index: Index | None, ignore_index: boo
     from riptide.frame.dataframe import DataFrame
 
     ordered = ordered or {}
+    # A filtered frame's columns (still pending) and its labels gather through the filter's positions composed
+    # with the order once, and stay pending until read (db-benchmark q8 sorts a filtered frame: 2.3 GB less).
+    composed: dict[int, Any] = {}
     if order is None:
         data = dict(frame._data)
     else:
-        data = {label: ordered[label] if label in ordered else c.take(order) for label, c in frame._data.items()}
+        data = {label: ordered[label] if label in ordered else take_composing(c, order, composed)
+                for label, c in frame._data.items()}  # fmt: skip
     if ignore_index:
         index = default_index(len(frame) if order is None else int(order.shape[0]), frame._index._namespace)
     elif index is None:
-        index = frame._index if order is None else frame._index.take(order)
+        index = frame._index if order is None else take_index_composing(frame._index, order, composed)
     if inplace:
         frame._data, frame._index = data, index
         return None

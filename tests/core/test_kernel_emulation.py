@@ -57,6 +57,11 @@ static inline int __any_sync(unsigned, int p) { return p != 0; }
 static inline int __all_sync(unsigned, int p) { return p != 0; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p != 0; }
 template <typename T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
+static inline unsigned int __activemask() { return 1u; }  // one emulated thread: lane 0 alone
+static inline int __ffs(unsigned int v) { return __builtin_ffs((int)v); }
+static inline int __popc(unsigned int v) { return __builtin_popcount(v); }
+// declared for the prelude's helpers; defined with the table kernels' atomics (_ATOMICS) where they run
+template <typename T, typename U> static inline T atomicAdd(T* p, U v);
 template <typename T> static inline T atomicOr(T* p, T v) { T old = *p; *p |= v; return old; }
 template <typename T> static inline T atomicExch(T* p, T v) { T old = *p; *p = v; return old; }
 struct ulonglong2 { unsigned long long x, y; };
@@ -517,7 +522,6 @@ static inline long long __double_as_longlong(double d) { long long v; std::memcp
 template <typename T, typename U> static inline T atomicAdd(T* p, U v) { T old = *p; *p = (T)(old + (T)v); return old; }
 template <typename T, typename U> static inline T atomicMin(T* p, U v) { T old = *p; if ((T)v < old) *p = (T)v; return old; }
 template <typename T, typename U> static inline T atomicMax(T* p, U v) { T old = *p; if ((T)v > old) *p = (T)v; return old; }
-static inline int __popc(unsigned int v) { return __builtin_popcount(v); }
 template <typename T> static inline T atomicCAS(T* p, T compare, T v) { T old = *p; if (old == compare) *p = v; return old; }
 template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
 """
@@ -699,12 +703,13 @@ def test_fake_cupy_packed_keys_half_published(fake_device_columns, monkeypatch, 
     from riptide.core.kernels import hash_aggregate
     from riptide.core.ops import grouping
 
-    store = "__stcg((ulonglong2*)(packed + 2 * slot), make_ulonglong2(k0, k1));"
-    one_word = "packed[2 * slot] = k0;" if half == "first word" else "packed[2 * slot + 1] = k1;"
     real_source = hash_aggregate.hashing.packed_string_slot_source
 
-    def half_source(count_bytes=False):
-        source = real_source(count_bytes)
+    def half_source(count_bytes=False, record_words=2):
+        store = f"__stcg((ulonglong2*)(packed + {record_words} * slot), make_ulonglong2(k0, k1));"
+        one_word = (f"packed[{record_words} * slot] = k0;" if half == "first word"
+                    else f"packed[{record_words} * slot + 1] = k1;")  # fmt: skip
+        source = real_source(count_bytes, record_words)
         assert store in source
         return source.replace(store, one_word)
 
@@ -770,3 +775,37 @@ def test_fake_cupy_kept_masked_keys_are_zeroed_only_when_dirty(fake_device_colum
     np.testing.assert_array_equal(dirty_words[0], [5, 0, 7, 0])
     np.testing.assert_array_equal(dirty.data, [5, 9, 7, -3])  # the column is not touched
     np.testing.assert_array_equal(dirty_words[1], ~valid)
+
+
+def test_fake_cupy_string_records_numbered_in_key_order(fake_device_columns, monkeypatch):
+    """Six accumulators do not fit a block's shared memory beside the first stage's 1025 slots: that stage keeps its
+    slots as records in global memory (packed key, owner, first accumulator), and the one-block numbering of its
+    groups in key order reads the owners and the first accumulator as every other table has them."""
+    from riptide.core.column import as_column
+    from riptide.core.kernels import hash_aggregate
+    from riptide.core.ops import grouping
+
+    rng = np.random.default_rng(2)
+    n = 20_000
+    labels = np.array(["b", "a", "a\x00", "123456789", "12345678a", "\u00e9", "", "x" * 20], dtype=object)
+    values = pd.Series(labels[rng.integers(0, len(labels), n)], dtype="str")
+    key = as_column(values, xp=np)
+    weights = as_column(rng.standard_normal(n), xp=np)
+    kinds = ["sum", "count", "min", "max", "size", "fsum"]
+    records = []
+    real_source = hash_aggregate._source
+
+    def recorded_source(*args: object) -> str:  # (_kernel passes every argument by position)
+        records.append(args[9])
+        return real_source(*args)
+
+    monkeypatch.setattr(hash_aggregate, "_source", recorded_source)
+    got = grouping.group_rows_aggregating([key], [(None if k == "size" else weights, k) for k in kinds], sort=True)
+    assert records == [True]
+    expected = pd.Series(weights.data).groupby(values)
+    np.testing.assert_allclose(got.partial(weights, "sum"), expected.sum().to_numpy(), rtol=1e-12)
+    np.testing.assert_array_equal(got.partial(weights, "max"), expected.max().to_numpy())
+    np.testing.assert_array_equal(got.sizes(), expected.size().to_numpy())
+    (keys_of_groups,) = got.key_values
+    o, c = keys_of_groups.offsets, keys_of_groups.chars
+    assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.size().index)

@@ -93,6 +93,9 @@ SOURCES["riptide_sorted_string_groups"] = hash_aggregate.SORTED_STRING_GROUPS_SO
 SOURCES["hash_aggregate:cached_keys_counted"] = hash_aggregate._source((), 1, True, (("int64", "size", False),), True,
                                                                    key_cache=True, count_bytes=True)
 SOURCES["riptide_table_init"] = hashing.init_source((0, -(2**63), 2**63 - 1), True)
+SOURCES["riptide_table_init:records"] = hashing.init_source((-(2**63), 0), False, records=True)
+SOURCES["hash_aggregate:records"] = hash_aggregate._source((), 1, False, (("float64", "sum", False), ("int32", "min", True)),
+                                                           False, packed=True, records=True)
 DEFINES["riptide_gather_segments"] = ["-DSEGMENT_T=unsigned char"]
 
 

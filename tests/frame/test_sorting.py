@@ -116,6 +116,25 @@ def test_float_specials(values, dtype):
                                   np.signbit(expected.to_numpy(dtype="float64", na_value=np.nan)))  # fmt: skip
 
 
+@settings(max_examples=40)
+@given(frame_st(dtypes=["float64", "float32", "Float64", "Int64", "str"], min_cols=2, max_cols=4),
+       st.integers(0, 2**32 - 1), st.booleans(), st.sampled_from(["first", "last"]))  # fmt: skip
+def test_sort_of_a_filtered_frame_by_a_float_column(frame, seed, ascending, na_position):
+    """A filter keeping most rows leaves its columns pending (gathered on first read): the sort reads the float
+    key from the unfiltered column, decodes the sorted floats from the key, and the other columns and the index
+    gather through the composed positions (db-benchmark q8 with missing values)."""
+    rng = np.random.default_rng(seed)
+    frame["f"] = make_values(rng, "float64", len(frame), 0.2)
+    frame.loc[rng.random(len(frame)) < 0.2, "f"] = -0.0
+    keep = rng.random(len(frame)) < 0.9
+    r = rt.from_pandas(frame)
+    got = r[keep].sort_values("f", ascending=ascending, na_position=na_position)
+    expected = frame[keep].sort_values("f", ascending=ascending, na_position=na_position, kind="stable")
+    assert_frame_equal(got, expected)
+    assert np.array_equal(np.signbit(got["f"].to_numpy()), np.signbit(expected["f"].to_numpy()))
+    assert_frame_equal(got.reset_index(drop=True), expected.reset_index(drop=True))
+
+
 def test_negative_nan_bit_pattern_is_missing():
     negative_nan = np.array([0xFFF8000000000001], dtype=np.uint64).view(np.float64)[0]
     s = pd.Series([1.0, negative_nan, -2.0, np.nan])

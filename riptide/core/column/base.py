@@ -97,6 +97,13 @@ class Column:
         """Gather rows: ``indices`` is an integer array of in-bounds, non-negative positions."""
         raise NotImplementedError
 
+    def deferred_take(self) -> tuple[Column, Any] | None:
+        """``(source, positions)`` when this column is ``source.take(positions)`` not gathered yet, else None.
+
+        An operation that reads the rows once (a sort key) can read them from the source in place of the
+        gathered copy."""
+        return None
+
     def take_or_missing(self, indices: Any) -> Column:
         """Gather rows where ``indices`` may hold -1, meaning "a missing value here" (reindexing)."""
         xp = self.xp

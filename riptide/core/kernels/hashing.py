@@ -193,6 +193,17 @@ __device__ __forceinline__ u64 hash_bytes(const unsigned char* p, i64 len) {
     for (i64 k = 0; k < len; k += 8) h = combine(h, string_word(p, k, len));
     return h;
 }
+// The number of this claim among all of a table's (counted in *claimed), one atomic per group of lanes of a warp
+// that claim together: a million new keys counting on one word one by one queue on it for milliseconds
+// (groupby on db-benchmark's id3), and most claims come early, from whole warps at once.
+__device__ __forceinline__ u64 count_claim(u64* claimed) {
+    const unsigned int together = __activemask();
+    const int leader = __ffs(together) - 1, lane = threadIdx.x & 31;
+    u64 first = 0;
+    if (lane == leader) first = atomicAdd(claimed, (u64)__popc(together));
+    first = __shfl_sync(together, first, leader);
+    return first + (u64)__popc(together & ((1u << lane) - 1u));
+}
 __device__ __forceinline__ bool same_bytes(const unsigned char* a, i64 la, const unsigned char* b, i64 lb) {
     if (la != lb) return false;
     for (i64 k = 0; k < la; k += 8) if (string_word(a, k, la) != string_word(b, k, lb)) return false;
@@ -282,7 +293,7 @@ def find_slot_source(word_types: tuple[str, ...], n_strings: int, *, count_bytes
                     current = (i64)atomicCAS((u64*)&table[2 * slot], (u64)EMPTY, (u64)key);
                     if (current == EMPTY) {{
                         table[2 * slot + 1] = i;
-                        if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                        if (count_claim(claimed) >= limit) *overflow = 1;
                         break;
                     }}
                     if (current == key) break;
@@ -312,7 +323,7 @@ def _claim_or_match_source(equal: str, on_claim: str, on_found: str = "") -> str
                 if (*overflow) {{ slot = -1; break; }}
                 owner = (i64)atomicCAS((u64*)&table[slot], (u64)-1LL, (u64)i);
                 if (owner < 0) {{
-                    if (atomicAdd(claimed, 1ULL) >= limit) *overflow = 1;
+                    if (count_claim(claimed) >= limit) *overflow = 1;
                     {on_claim} {on_found}
                     break;
                 }}
@@ -379,11 +390,12 @@ PACKED_UNKNOWN = KEY_UNKNOWN
 PACKED_LONG = "0xFE00000000000000ULL"
 
 
-def packed_string_slot_source(count_bytes: bool = False) -> str:
+def packed_string_slot_source(count_bytes: bool = False, record_words: int = 2) -> str:
     """:func:`find_slot_source` for one string key in a table that also keeps each slot's key *packed*: two u64
     words per slot in ``packed`` (``PACKED_UNKNOWN`` at first), the key's first 8 bytes, then bytes 8 to 14 with
     the length in the top byte (keys of up to 15 bytes: ids, codes, names); a longer key's second word is
-    ``PACKED_LONG | length``.
+    ``PACKED_LONG | length``. ``record_words``: the words from one slot's pair to the next's (4 in a table of
+    records, :func:`table_memory`).
 
     Without them a row compares its key with the bytes of the slot's owner row, a random read of the key column
     for every row (groupby on 1e8 rows of 1e6 distinct 12-byte keys: 11.9 ms in the kernel); with them the compare
@@ -397,7 +409,7 @@ def packed_string_slot_source(count_bytes: bool = False) -> str:
     (:meth:`~riptide.core.kernels.hash_aggregate.AggregatedTable.packed_key_rank`) only when none is long.
     """
     # (a flag, not a count: a million long keys adding to one word would queue on it)
-    publish = ("__stcg((ulonglong2*)(packed + 2 * slot), make_ulonglong2(k0, k1)); "
+    publish = (f"__stcg((ulonglong2*)(packed + {record_words} * slot), make_ulonglong2(k0, k1)); "
                "if (key_length > 15 && *(volatile u64*)long_keys == 0) *long_keys = 1;")
     claim = _claim_or_match_source("same_bytes(c0 + o0[owner], o0[owner + 1] - o0[owner], key, key_length)",
                                    publish + (_count_bytes_source(1) if count_bytes else ""))  # fmt: skip
@@ -406,7 +418,7 @@ def packed_string_slot_source(count_bytes: bool = False) -> str:
         const u64 k1 = key_length > 15 ? ({PACKED_LONG} | (u64)key_length)
                                        : (((u64)key_length << 56) | (key_length > 8 ? string_word(key, 8, key_length) : 0ULL));
         while (true) {{
-            const ulonglong2 seen = __ldcg((const ulonglong2*)(packed + 2 * slot));
+            const ulonglong2 seen = __ldcg((const ulonglong2*)(packed + {record_words} * slot));
             const bool published = seen.x != {PACKED_UNKNOWN} && seen.y != {PACKED_UNKNOWN};
             if (published && seen.y < {PACKED_LONG}) {{
                 if (seen.x == k0 && seen.y == k1) break;  // else another key: probe on
@@ -512,13 +524,14 @@ def launch(kernel: Any, n: int, args: tuple, max_blocks: int = 65536, shared_mem
     kernel((blocks,), (threads,), args, shared_mem=shared_mem)
 
 
-def stage_limits(capacity: int, final: bool, n_rows: int) -> tuple[np.uint64, np.int64]:
+def stage_limits(capacity: int, final: bool, n_rows: int, max_load: float = _MAX_LOAD,
+                 probe_steps: int = _PROBE_STEPS) -> tuple[np.uint64, np.int64]:  # fmt: skip
     """(keys claimed before a table counts as full, probe steps before a thread gives up) for a table of
     ``capacity`` slots: the final table holds every row's key and allows a walk of the whole table; an earlier,
-    smaller one overflows past ``_MAX_LOAD`` or after ``_PROBE_STEPS``."""
+    smaller one overflows past ``max_load`` or after ``probe_steps``."""
     if final:
         return np.uint64(n_rows), np.int64(capacity)
-    return np.uint64(int(capacity * _MAX_LOAD)), np.int64(_PROBE_STEPS)
+    return np.uint64(int(capacity * max_load)), np.int64(probe_steps)
 
 
 def final_capacity(n_rows: int) -> int:
@@ -592,18 +605,30 @@ class TableMemory:
     accumulators: Any
     status: Any
     packed: Any = None  # with ``packed``: each slot's packed key, two u64 words (see packed_string_slot_source)
+    # with ``records``: the (slots, 4) int64 records [packed key word 0, word 1, owner, first accumulator]
+    records: Any = None
 
 
 def table_memory(capacity: int | None, one_word: bool, identities: tuple[int, ...] = (),
-                 accumulator_slots: int = 0, extra_status: int = 0, packed: bool = False) -> TableMemory:  # fmt: skip
+                 accumulator_slots: int = 0, extra_status: int = 0, packed: bool = False,
+                 records: bool = False) -> TableMemory:  # fmt: skip
     """The :class:`TableMemory` of a table of ``capacity`` slots plus one (for one-word keys, the reserved key's;
     ``None``: no table, accumulators alone) and ``accumulator_slots`` words per accumulator, each starting at its
     ``identities`` entry (int64 bits); ``extra_status`` more zeroed status words after the two; ``packed``: two
-    more words per slot for its packed key, unpublished (all bits set)."""
+    more words per slot for its packed key, unpublished (all bits set).
+
+    ``records`` (with ``packed``): each slot's packed key, owner and first accumulator side by side in one 32-byte
+    record (one memory sector), so that a row's compare and its addition read one sector, not two in two arrays:
+    a table of a million keys does not stay in the L2 cache, and each row's sectors come from memory (groupby on
+    db-benchmark's id3). The first accumulator row is then only the place its results are copied to."""
     import cupy as cp
 
     if packed and one_word:
         raise ValueError("packed keys are a string table's; one-word tables keep their keys already")
+    if records:
+        if not packed or capacity is None or not identities:
+            raise ValueError("records are a packed table's, with an accumulator")
+        return _record_memory(capacity + 1, identities, accumulator_slots, extra_status)
     table_slots = 0 if capacity is None else capacity + 1
     # (key, owner row) pairs side by side, so a probe reads one memory sector; else the owners alone.
     table_words = (2 if one_word else 1) * table_slots
@@ -622,10 +647,31 @@ def table_memory(capacity: int | None, one_word: bool, identities: tuple[int, ..
     return TableMemory(table, stored, accumulators, memory[n_words - n_status :].view(np.uint64), packed_keys)
 
 
-def init_source(identities: tuple[int, ...], pairs: bool) -> str:
-    """The set-up kernel of :func:`table_memory`: empty slots (``pairs``: alternate empty keys and owners), each
-    accumulator row at its identity, ``n_status`` zero status words."""
+def _record_memory(table_slots: int, identities: tuple[int, ...], accumulator_slots: int,
+                   extra_status: int) -> TableMemory:  # fmt: skip
+    """:func:`table_memory` with ``records``: the records (every word unpublished or empty, all bits set, but the
+    first accumulator at its identity), then the accumulator rows and the status words."""
+    import cupy as cp
+
+    record_words = 4 * table_slots
+    n_status = 2 + extra_status
+    n_words = record_words + len(identities) * accumulator_slots + n_status
+    memory = cp.empty(n_words, dtype=np.int64)
+    launch(_init_kernel(identities, False, records=True), max(record_words, accumulator_slots, n_status),
+           (memory, np.int64(record_words), np.int64(accumulator_slots), np.int64(n_status)))  # fmt: skip
+    slots = memory[:record_words].reshape(table_slots, 4)
+    accumulators = memory[record_words : n_words - n_status].reshape(len(identities), accumulator_slots)
+    return TableMemory(slots[:, 2], memory[:0], accumulators, memory[n_words - n_status :].view(np.uint64),
+                       slots[:, :2].view(np.uint64), slots)  # fmt: skip
+
+
+def init_source(identities: tuple[int, ...], pairs: bool, records: bool = False) -> str:
+    """The set-up kernel of :func:`table_memory`: empty slots (``pairs``: alternate empty keys and owners;
+    ``records``: every fourth word, a record's first accumulator, at its identity), each accumulator row at its
+    identity, ``n_status`` zero status words."""
     empty = f"(t & 1) ? -1LL : (long long){_EMPTY_KEY}ULL" if pairs else "-1LL"
+    if records:
+        empty = f"(t & 3) == 3 ? (long long){identities[0] % 2**64}ULL : -1LL"
     rows = "\n        ".join(f"accumulators[{k}LL * n_slots + t] = (long long){v % 2**64}ULL;"
                             for k, v in enumerate(identities))  # fmt: skip
     return f"""
@@ -646,10 +692,10 @@ extern "C" __global__ void riptide_table_init(long long* memory, const long long
 
 
 @functools.cache
-def _init_kernel(identities: tuple[int, ...], pairs: bool) -> Any:
+def _init_kernel(identities: tuple[int, ...], pairs: bool, records: bool = False) -> Any:
     import cupy as cp
 
-    return cp.RawKernel(init_source(identities, pairs), "riptide_table_init")
+    return cp.RawKernel(init_source(identities, pairs, records), "riptide_table_init")
 
 
 def hash_group(keys: KeyWords) -> tuple[Any, Any, Any, int]:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["scatter_add", "scatter_min", "scatter_max"]
+__all__ = ["scatter_add", "scatter_min", "scatter_max", "next_rows"]
 
 _SHARED_SLOTS = 4096  # slots a block can keep in shared memory (8 bytes each: 32 KiB)
 _SHARED_TYPES = {np.dtype(np.float64): "double", np.dtype(np.int64): "unsigned long long",
@@ -116,3 +116,55 @@ def _privatized_add(target: Any, indices: Any, values: Any, xp: types.ModuleType
     blocks = min(max(1, (n + threads - 1) // threads), 2 * 132 * 4)
     kernel((blocks,), (threads,), (indices, values, np.int64(n), as_unsigned, np.int32(target.shape[0])),
            shared_mem=target.shape[0] * target.dtype.itemsize)  # fmt: skip
+
+
+# --------------------------------------------------------------------------- next row of each group
+
+
+def next_rows(ids: Any, n_groups: int, previous: Any, from_end: bool, xp: types.ModuleType) -> Any:
+    """Per group ``g``: the first row number ``r`` (``from_end``: the last) with ``ids[r] == g`` after (before)
+    ``previous[g]``; ``n`` (-1) when there is none. ``previous`` None: no bound. Rows with ``ids < 0`` are skipped.
+
+    Called with the previous answer, it walks every group's rows from either end, one scatter pass per step,
+    reading the row numbers where it needs them instead of from an array of them.
+
+    >>> ids = np.array([1, 0, 1, -1, 1])
+    >>> first = next_rows(ids, 2, None, False, np)
+    >>> first.tolist(), next_rows(ids, 2, first, False, np).tolist()
+    ([1, 0], [5, 2])
+    """
+    n = int(ids.shape[0])
+    best = xp.full(n_groups, -1 if from_end else n, dtype=np.int64)
+    if n == 0 or n_groups == 0:
+        return best
+    if xp is not np:
+        bound = best if previous is None else previous  # (a placeholder the kernel does not read when unbounded)
+        _next_rows_kernel()(ids, bound, previous is not None, from_end, best)
+        return best
+    rows = np.arange(n, dtype=np.int64)
+    keep = ids >= 0
+    if previous is not None:
+        bound = previous[np.where(keep, ids, 0)]
+        keep &= (rows < bound) if from_end else (rows > bound)
+    (np.maximum if from_end else np.minimum).at(best, ids[keep], rows[keep])
+    return best
+
+
+@functools.cache
+def _next_rows_kernel() -> Any:
+    import cupy as cp
+
+    return cp.ElementwiseKernel(
+        "S slot, raw int64 previous, bool bounded, bool from_end", "raw int64 best",
+        """
+        if (slot >= 0) {
+            const long long row = i;
+            if (from_end) {
+                if (!bounded || row < previous[slot]) atomicMax(&best[slot], row);
+            } else if (!bounded || row > previous[slot]) {
+                atomicMin(&best[slot], row);
+            }
+        }
+        """,
+        "riptide_next_rows",
+    )  # fmt: skip

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["stable_argsort", "stable_argsort_with_values", "thrust_sorts_in_place", "lexsort",
-           "inverse_permutation", "float_sort_key", "pack_keys"]
+           "inverse_permutation", "float_sort_key", "float_from_sort_key", "pack_keys"]
 
 
 _RADIX_MIN_ROWS = 1 << 15  # below this, checking the range costs more than it saves
@@ -137,32 +137,47 @@ _FLOAT_KEY_BODY = r"""
 
 
 @functools.cache
-def _float_key_kernel(width: int) -> Any:
+def _float_key_kernel(width: int, gathered: bool) -> Any:
     import cupy
 
     _, cast, int_max, inf_bits, int_min = _FLOAT_KEY_LAYOUT[width]
     float_name, int_name, c_type = ("float64", "int64", "long long") if width == 64 else ("float32", "int32", "int")
     body = _FLOAT_KEY_BODY.format(cast=cast, int_max=int_max, inf_bits=inf_bits, int_min=int_min, shift=width - 1)
+    body = body.replace("I ", f"{c_type} ").replace("(I)", f"({c_type})")
+    if gathered:  # row i's value is data[rows[i]]: the key of a gather without the gathered copy
+        params = f"int64 row, raw {float_name} data, raw bool validity, bool masked"
+        float_type = "double" if width == 64 else "float"
+        body = f"const {float_type} x = data[row];\nconst bool valid = !masked || validity[row];\n" + body
+    else:
+        params = f"{float_name} x, bool valid"
     return cupy.ElementwiseKernel(
-        f"{float_name} x, bool valid, bool descending, bool missing_first", f"{int_name} key",
-        body.replace("I ", f"{c_type} ").replace("(I)", f"({c_type})"), f"riptide_float{width}_sort_key",
+        f"{params}, bool descending, bool missing_first", f"{int_name} key", body,
+        f"riptide_float{width}_sort_key{'_gathered' if gathered else ''}",
     )  # fmt: skip
 
 
-def float_sort_key(data: Any, valid: Any, ascending: bool, missing_first: bool, xp: types.ModuleType) -> Any:
+def float_sort_key(data: Any, valid: Any, ascending: bool, missing_first: bool, xp: types.ModuleType,
+                   rows: Any = None) -> Any:  # fmt: skip
     """Signed integers (int32 for float32, int64 for float64) whose order is the order of ``data``.
 
     NaN and the rows where ``valid`` is False (None: all valid) become INT_MIN with ``missing_first``,
     else INT_MAX: values no float maps to. ``-0.0`` maps to the key of ``0.0`` (they tie); denormals keep
     their order (the test for zero reads the bits, so a flush-to-zero float unit cannot merge them).
     ``ascending=False`` reverses the order of the values (bitwise not), not of the missing rows.
+    ``rows`` (int64 positions): the keys of ``data[rows]`` (and ``valid[rows]``), read in place, not gathered first.
 
     >>> float_sort_key(np.array([1.5, -0.0, np.nan, -2.0, 0.0]), None, True, False, np).argsort(kind="stable").tolist()
     [3, 1, 4, 0, 2]
     """
     width = data.dtype.itemsize * 8
     if xp is not np:
-        return _float_key_kernel(width)(data, True if valid is None else valid, not ascending, missing_first)
+        if rows is not None:
+            validity = xp.ones(1, dtype=bool) if valid is None else valid  # (a placeholder, unread when unmasked)
+            return _float_key_kernel(width, True)(rows, data, validity, valid is not None, not ascending,
+                                                  missing_first)  # fmt: skip
+        return _float_key_kernel(width, False)(data, True if valid is None else valid, not ascending, missing_first)
+    if rows is not None:
+        data, valid = data[rows], None if valid is None else valid[rows]
     int_type, _, _, _, _ = _FLOAT_KEY_LAYOUT[width]
     int_max = np.iinfo(int_type).max
     inf_bits = int_type(0x7FF0000000000000 if width == 64 else 0x7F800000)
@@ -176,6 +191,74 @@ def float_sort_key(data: Any, valid: Any, ascending: bool, missing_first: bool, 
     if valid is not None:
         missing |= ~valid
     return np.where(missing, int_type(np.iinfo(int_type).min if missing_first else int_max), key)
+
+
+# The floats back from their sorted keys, written over the keys. A key is a bijection of its float except for
+# zero (-0.0 and 0.0 share it) and the missing key (every NaN payload and every null row): those rows read
+# their float (and validity) from the source row the sort put there, so the result is exact bit for bit.
+_FLOAT_FROM_KEY_BODY = r"""
+    const I missing = missing_first ? {int_min} : {int_max};
+    const I ordered = descending ? ~key : key;
+    if (key == missing || ordered == 0) {{
+        const long long row = gathered ? rows[order] : order;
+        out = {cast}(data[row]);
+        {valid_from_source}
+    }} else {{
+        out = ordered < 0 ? (ordered ^ {int_max}) : ordered;
+        {valid_present}
+    }}
+"""
+
+
+@functools.cache
+def _float_from_key_kernel(width: int, masked: bool) -> Any:
+    import cupy
+
+    _, cast, int_max, _, int_min = _FLOAT_KEY_LAYOUT[width]
+    float_name, int_name, c_type = ("float64", "int64", "long long") if width == 64 else ("float32", "int32", "int")
+    body = _FLOAT_FROM_KEY_BODY.format(
+        int_min=int_min, int_max=int_max, cast=cast,
+        valid_from_source="valid = validity[row];" if masked else "", valid_present="valid = true;" if masked else "",
+    ).replace("I ", f"{c_type} ")  # fmt: skip
+    params = (f"{int_name} key, int64 order, raw {float_name} data, raw int64 rows, bool gathered"
+              + (", raw bool validity" if masked else "") + ", bool descending, bool missing_first")  # fmt: skip
+    return cupy.ElementwiseKernel(params, f"{int_name} out" + (", bool valid" if masked else ""), body,
+                                  f"riptide_float{width}_from_sort_key{'_masked' if masked else ''}")
+
+
+def float_from_sort_key(key: Any, order: Any, data: Any, valid: Any, ascending: bool, missing_first: bool,
+                        xp: types.ModuleType, rows: Any = None) -> tuple[Any, Any]:  # fmt: skip
+    """``(data[order], valid[order])`` from the sorted :func:`float_sort_key` of ``data`` and its sort ``order``.
+
+    The floats are decoded from ``key`` itself (on the GPU written over it: ``key`` is consumed), so a float
+    sort needs no gather of the sorted values; only zeros and missing rows are read from ``data`` (at
+    ``rows[order]`` when the key was made with ``rows``). ``valid``: None when ``data`` has no validity mask.
+
+    >>> data = np.array([2.5, np.nan, -0.0, -1.0])
+    >>> key = float_sort_key(data, None, True, False, np)
+    >>> order = key.argsort(kind="stable")
+    >>> float_from_sort_key(key[order], order, data, None, True, False, np)[0].tolist()
+    [-1.0, -0.0, 2.5, nan]
+    """
+    width = data.dtype.itemsize * 8
+    int_type, _, _, _, _ = _FLOAT_KEY_LAYOUT[width]
+    if xp is not np:
+        kernel = _float_from_key_kernel(width, valid is not None)
+        source_rows = order if rows is None else rows  # (a placeholder the kernel does not read when not gathered)
+        if valid is None:
+            kernel(key, order, data, source_rows, rows is not None, not ascending, missing_first, key)
+            return key.view(data.dtype), None
+        out_valid = xp.empty(key.shape[0], dtype=bool)
+        kernel(key, order, data, source_rows, rows is not None, valid, not ascending, missing_first, key, out_valid)
+        return key.view(data.dtype), out_valid
+    info = np.iinfo(int_type)
+    ordered = key if ascending else np.invert(key)
+    from_source = (key == int_type(info.min if missing_first else info.max)) | (ordered == 0)
+    source = order if rows is None else rows[order]
+    bits = np.where(ordered < 0, ordered ^ int_type(info.max), ordered)
+    bits = np.where(from_source, data.view(int_type)[source], bits)
+    out_valid = None if valid is None else (~from_source | valid[source])
+    return bits.view(data.dtype), out_valid
 
 
 # --------------------------------------------------------------------------- packed keys
