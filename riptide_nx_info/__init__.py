@@ -97,6 +97,7 @@ FUNCTIONS = tuple(ALGORITHMS)
 # NetworkX for every other one.
 MULTIGRAPH_ALGORITHMS: frozenset[str] = frozenset({
     "louvain_communities", "louvain_partitions", "leiden_communities", "leiden_partitions", "modularity", "triangles",
+    "betweenness_centrality", "edge_betweenness_centrality",
 })
 
 # The algorithms riptide runs on undirected graphs only; NetworkX runs them on directed ones itself.

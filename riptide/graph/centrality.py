@@ -26,6 +26,12 @@ Negative weights: distances are relaxed until they settle (true shortest paths o
 negative cycle); a negative cycle, which every undirected negative edge is, raises Dijkstra's ValueError, where the
 relaxation would never end.
 
+**Multigraphs.** NetworkX's betweenness reads a multigraph through ``G[v]``: parallel edges are one neighbour,
+at the least weight of the pair (its multigraph weight function), so they add no paths. The searches here run over
+that view (:func:`_neighbour_csr`: one arc per (tail, head) pair, carrying the pair's first edge), and an edge
+pair's betweenness is then split as NetworkX's ``_add_edge_keys`` does: evenly among the pair's edges of least
+weight (all of them without weights), 0 for the others, keyed ``(u, v, key)``.
+
 **k-sampled betweenness.** NetworkX draws the sources with ``seed.sample(list(G), k)`` (``py_random_state``); the
 same call is made here on the host with the same random state (the node list is host data), so the sampled
 sources, and therefore the results, equal NetworkX's for the same ``seed``.
@@ -45,7 +51,8 @@ from typing import Any
 import numpy as np
 
 from riptide import _device
-from riptide.core.kernels.scatter import scatter_add
+from riptide.core.kernels.scatter import scatter_add, scatter_min
+from riptide.core.kernels.sort import stable_argsort_with_values
 from riptide.graph._arrays import bincount
 from riptide.graph._checks import as_riptide_graph, require_not_multigraph
 from riptide.graph.exceptions import NetworkXError, NetworkXPointlessConcept, NodeNotFound, \
@@ -93,6 +100,44 @@ def _arc_weights(G: Any, weight: Any, csr: tuple) -> Any:
     if callable(weight):
         raise TypeError("riptide.graph takes weight as an edge attribute name; weight functions are not supported")
     return G._edge_weights(weight)[csr[2]]
+
+
+def _neighbour_csr(G: Any, weight: Any) -> tuple[tuple, Any, Any]:
+    """``(csr, arc weights, shares)``: the out-arcs as NetworkX's betweenness sees them, and per edge the share
+    of its arc's edge score it gets (None: every edge has its own arc).
+
+    A multigraph's parallel edges are one neighbour in NetworkX's ``G[v]`` (breadth-first search and Dijkstra
+    alike), at the least weight of the pair; counting each parallel arc would count one path per edge. So the
+    arcs are collapsed to one per (tail, head) pair: the arcs of each pair's first edge (both ends of an
+    undirected pair, its row order kept), weighted with the pair's least weight. Edge scores land on that first
+    edge; an edge's share of it is NetworkX's ``_add_edge_keys``: ``1 / (edges of least weight)`` for an edge of
+    least weight (every edge, without weights), 0 for the others.
+    """
+    csr = _csr(G)
+    if not G.is_multigraph() or G._src.shape[0] == 0 or callable(weight):  # (a weight function is refused there)
+        return csr, _arc_weights(G, weight, csr), None
+    xp, n, m = G.xp, G.number_of_nodes(), G._src.shape[0]
+    # the edges' pairs (src <= dst when undirected, so both directions of a pair are one): a stable sort puts a
+    # pair's edges side by side, its first edge (lowest id) at the start of its run
+    order, keys = stable_argsort_with_values(G._src * max(n, 1) + G._dst, xp)
+    starts = xp.ones(m, dtype=bool)
+    starts[1:] = keys[1:] != keys[:-1]
+    pair = xp.empty(m, dtype=np.int64)
+    pair[order] = xp.cumsum(starts) - 1
+    starts = xp.flatnonzero(starts)
+    lead = order[starts][pair]  # per edge: its pair's first edge
+    w = G._edge_weights(weight)  # 1 for every edge without weights
+    least = xp.full(starts.shape[0], np.inf)
+    scatter_min(least, pair, w, xp)
+    ties = w == least[pair]
+    shares = ties / bincount(pair, starts.shape[0], xp, weights=ties.astype(np.float64))[pair]
+    _, targets, arc_edge = csr
+    keep = arc_edge == lead[arc_edge]  # a leading edge's arcs: one per (tail, head) pair, in row order
+    counts = xp.zeros(n + 1, dtype=np.int64)
+    counts[1:] = bincount(G._arc_src[keep], n, xp)
+    collapsed = (xp.cumsum(counts), targets[keep], arc_edge[keep])
+    arc_weights = None if weight is None else least[pair[collapsed[2]]]
+    return collapsed, arc_weights, (lead, shares)
 
 
 def _brandes_levels(G: Any, sources: Any, csr: tuple, edge_scores: Any = None) -> tuple[Any, Any]:
@@ -305,8 +350,7 @@ def betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, weigh
     G = as_riptide_graph(G)
     xp = G.xp
     n = G.number_of_nodes()
-    csr = _csr(G)
-    arc_weights = _arc_weights(G, weight, csr)
+    csr, arc_weights, _ = _neighbour_csr(G, weight)
     negative = has_negative(arc_weights)  # one scalar read per call (not per batch)
     sampled, ids = _sources(G, k, seed)
     scores = xp.zeros(n, dtype=np.float64)
@@ -332,17 +376,20 @@ def betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, weigh
 
 def edge_betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, weight: Any = None,
                                 seed: Any = None) -> dict:  # fmt: skip
-    """The fraction of shortest paths through each edge, ``{(u, v): value}`` over ``G.edges()`` (a dict).
+    """The fraction of shortest paths through each edge, ``{(u, v): value}`` over ``G.edges()`` (a dict; keyed
+    ``(u, v, key)`` for a multigraph, a pair's value split among its edges of least weight, as NetworkX).
 
-    >>> from riptide.graph import from_edgelist
+    >>> from riptide.graph import MultiGraph, from_edgelist
     >>> edge_betweenness_centrality(from_edgelist([(0, 1), (1, 2)]), normalized=False)
     {(0, 1): 2.0, (1, 2): 2.0}
+    >>> edge_betweenness_centrality(from_edgelist([(0, 1), (0, 1), (1, 2)], create_using=MultiGraph),
+    ...                             normalized=False)
+    {(0, 1, 0): 1.0, (0, 1, 1): 1.0, (1, 2, 0): 2.0}
     """
     G = as_riptide_graph(G)
     xp = G.xp
     n = G.number_of_nodes()
-    csr = _csr(G)
-    arc_weights = _arc_weights(G, weight, csr)
+    csr, arc_weights, shares = _neighbour_csr(G, weight)
     negative = has_negative(arc_weights)  # one scalar read per call (not per batch)
     sampled, ids = _sources(G, k, seed)
     scores = xp.zeros(G.number_of_edges(), dtype=np.float64)
@@ -351,9 +398,10 @@ def edge_betweenness_centrality(G: Any, k: Any = None, normalized: bool = True, 
     factors = _rescale_factors(n, normalized, G.is_directed(), True, None if sampled is None else len(ids))
     if factors is not None:
         scores = scores * factors[0]
-    labels = G._host_labels()
-    src, dst = _device.to_host(G._src).tolist(), _device.to_host(G._dst).tolist()
-    return dict(zip([(labels[a], labels[b]) for a, b in zip(src, dst)], _device.to_host(scores).tolist()))
+    if shares is not None:  # a multigraph: each pair's score (on its first edge) split among its edges
+        lead, share = shares
+        scores = scores[lead] * share
+    return dict(zip(G.edges(keys=True), _device.to_host(scores).tolist()))  # (u, v[, key]) in G.edges order
 
 
 def closeness_centrality(G: Any, u: Any = None, distance: Any = None, wf_improved: bool = True) -> Any:

@@ -237,3 +237,71 @@ def test_zero_weights_count_the_paths_of_fewest_hops():
         _close(rg.betweenness_centrality(G, weight="weight"), nx.betweenness_centrality(H, weight="weight"), 1e-6)
         _close(rg.edge_betweenness_centrality(G, weight="weight"), nx.edge_betweenness_centrality(H, weight="weight"),
                1e-6)
+
+
+# ---------------------------------------------------------------------- multigraphs
+
+CLASSES = [(rg.Graph, nx.Graph), (rg.DiGraph, nx.DiGraph), (rg.MultiGraph, nx.MultiGraph),
+           (rg.MultiDiGraph, nx.MultiDiGraph)]  # fmt: skip
+
+
+@st.composite
+def multigraphs(draw):
+    """A small edge list with parallel edges (equal and unequal weights, some without one), reversed pairs and
+    self loops, and the riptide and NetworkX graphs of one of the four classes built from it."""
+    n = draw(st.integers(1, 9))
+    m = draw(st.integers(1, 24))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    names = rng.permutation(n).tolist() if draw(st.booleans()) else [f"n{i}" for i in range(n)]
+    rcls, ncls = draw(st.sampled_from(CLASSES))
+    # edges without a weight (1) in multigraphs only: a Graph/DiGraph collapses a repeated pair to its last row's
+    # attributes, where NetworkX merges the rows' dicts (a weight given earlier stays)
+    missing = 0.15 if ncls.is_multigraph(ncls) else 0.0
+    edges = []
+    for a, b in zip(rng.integers(0, n, m).tolist(), rng.integers(0, n, m).tolist()):
+        edges.append((names[a], names[b], {} if rng.random() < missing else {"weight": int(rng.integers(1, 4))}))
+        if rng.random() < 0.3:  # a parallel edge (a reversed one in an undirected graph)
+            edges.append((names[b], names[a], {"weight": int(rng.integers(1, 4))}))
+    return rg.from_edgelist(edges, create_using=rcls), nx.from_edgelist(edges, create_using=ncls)
+
+
+def test_betweenness_on_multigraphs_matches_networkx():
+    """NetworkX's betweenness sees a multigraph's parallel edges as one neighbour (of the least weight), and
+    splits an edge pair's betweenness evenly among its edges of least weight, keyed ``(u, v, key)``."""
+    edges = [(0, 1, {"weight": 2}), (0, 1, {"weight": 1}), (1, 0, {"weight": 1}), (1, 2, {"weight": 1}),
+             (0, 2, {"weight": 3}), (2, 2, {"weight": 1}), (2, 2, {}), (2, 3, {}), (0, 3, {"weight": 5}),
+             (3, 4, {"weight": 2}), (3, 4, {"weight": 2}), (4, 0, {})]  # fmt: skip
+    for rcls, ncls in CLASSES:
+        G, H = rg.from_edgelist(edges, create_using=rcls), nx.from_edgelist(edges, create_using=ncls)
+        for weight in (None, "weight"):
+            for normalized in (True, False):
+                for endpoints in (True, False):
+                    kw = {"normalized": normalized, "endpoints": endpoints, "weight": weight}
+                    _close(rg.betweenness_centrality(G, **kw), nx.betweenness_centrality(H, **kw))
+                    kw = {"normalized": normalized, "weight": weight, "k": 3, "seed": 7, "endpoints": endpoints}
+                    _close(rg.betweenness_centrality(G, **kw), nx.betweenness_centrality(H, **kw))
+                kw = {"normalized": normalized, "weight": weight}
+                _close(rg.edge_betweenness_centrality(G, **kw), nx.edge_betweenness_centrality(H, **kw))
+                _close(rg.edge_betweenness_centrality(G, k=2, seed=3, **kw),
+                       nx.edge_betweenness_centrality(H, k=2, seed=3, **kw))  # fmt: skip
+    # a graph read from NetworkX (its edges may be listed in another order: compare as dicts)
+    H = nx.MultiDiGraph(edges)
+    G = rg.from_networkx(H)
+    assert dict(rg.betweenness_centrality(G, weight="weight")) == pytest.approx(
+        nx.betweenness_centrality(H, weight="weight"))  # fmt: skip
+    assert rg.edge_betweenness_centrality(G) == pytest.approx(nx.edge_betweenness_centrality(H))
+
+
+@SETTINGS
+@given(multigraphs(), st.booleans(), st.booleans(), st.sampled_from([None, "weight"]), st.data())
+def test_betweenness_on_random_multigraphs_matches_networkx(pair, normalized, endpoints, weight, data):
+    G, H = pair
+    kw = {"normalized": normalized, "endpoints": endpoints, "weight": weight}
+    _close(rg.betweenness_centrality(G, **kw), nx.betweenness_centrality(H, **kw))
+    ekw = {"normalized": normalized, "weight": weight}
+    _close(rg.edge_betweenness_centrality(G, **ekw), nx.edge_betweenness_centrality(H, **ekw))
+    k = data.draw(st.integers(1, len(H)))
+    seed = data.draw(st.integers(0, 10**6))
+    _close(rg.betweenness_centrality(G, k=k, seed=seed, **kw), nx.betweenness_centrality(H, k=k, seed=seed, **kw))
+    _close(rg.edge_betweenness_centrality(G, k=k, seed=seed, **ekw),
+           nx.edge_betweenness_centrality(H, k=k, seed=seed, **ekw))  # fmt: skip
