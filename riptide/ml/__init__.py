@@ -22,8 +22,8 @@ from riptide.ml import _base
 
 _SET_OUTPUT_ADAPTER = _base._RiptideAdapter  # importing _base registers set_output(transform="riptide")
 
-__all__ = ["cluster", "decomposition", "impute", "linear_model", "metrics", "model_selection", "naive_bayes", "neighbors",
-           "pipeline", "preprocessing"]
+__all__ = ["cluster", "compose", "decomposition", "impute", "linear_model", "metrics", "model_selection", "naive_bayes",
+           "neighbors", "pipeline", "preprocessing"]
 
 
 def __getattr__(name: str) -> Any:

@@ -84,6 +84,15 @@ class DeviceEstimatorMixin:
             return kept[1]  # the device original of a published host attribute the user has not replaced
         return value if value is None or np.isscalar(value) else _device.to_device(value, xp)
 
+    def _home_namespace(self, name: str) -> types.ModuleType:
+        """Where to compute from fitted attribute ``name`` when no input says where: the namespace of its device
+        original when :meth:`_publish` kept one (a host-input fit that ran on the GPU), else its own."""
+        value = getattr(self, name)
+        kept = self.__dict__.get(_DEVICE_COPIES, {}).get(name)
+        if kept is not None and kept[0] is value:
+            return _device.namespace_of(kept[1])
+        return _device.namespace_of(value)
+
     def _output(self, result: Any, X: Any, method: str = "transform") -> Any:
         """``result`` in the form the caller of ``method(X)`` expects (see the module docstring)."""
         result = to_output(result, X)

@@ -287,6 +287,13 @@ class _Sums:
 def fit_linear_regression(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> Any:
     """LinearRegression.fit on a Dask collection (normal equations from per-block Gram matrices)."""
     s = _Sums(estimator, X, y, sample_weight, estimator.fit_intercept)
+    if estimator.positive:  # non-negative least squares on the same normal equations (no rank_ / singular_)
+        from riptide.ml.linear_model._nnls import nnls_normal_equations
+
+        estimator.__dict__.pop("rank_", None)
+        estimator.__dict__.pop("singular_", None)
+        s.finish(estimator, nnls_normal_equations(s.G, s.B, n_samples=s.n_samples), estimator.fit_intercept)
+        return estimator
     eigenvalues, V = np.linalg.eigh(s.G)
     eigenvalues, V = eigenvalues[::-1], V[:, ::-1]
     top = eigenvalues[0] if eigenvalues.size else 0.0
@@ -310,8 +317,13 @@ def fit_ridge(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> Any:
         raise ValueError("Number of targets and number of penalties do not correspond: "
                          f"{alpha.shape[0]} != {n_targets}")  # fmt: skip
     alpha = np.broadcast_to(alpha, (n_targets,))
-    solver = "cholesky" if estimator.solver == "auto" else estimator.solver
-    solution = None if solver == "svd" else _solve_direct(s.G, s.B, alpha, np)
+    if estimator.positive:  # the exact bounded minimizer (see riptide.ml.linear_model._ridge)
+        from riptide.ml.linear_model._nnls import nnls_normal_equations
+
+        solver, solution = "lbfgs", nnls_normal_equations(s.G, s.B, alpha, n_samples=s.n_samples)
+    else:
+        solver = "cholesky" if estimator.solver == "auto" else estimator.solver
+        solution = None if solver == "svd" else _solve_direct(s.G, s.B, alpha, np)
     if solution is None:
         solver = "svd"
         solution = _solve_spectral(s.G, s.B, np.asarray(alpha), np)

@@ -1,4 +1,4 @@
-"""Pipelines (``sklearn.pipeline``): scikit-learn's own classes, re-exported.
+"""Pipelines (``sklearn.pipeline``): scikit-learn's own classes, re-exported, and riptide's ColumnTransformer.
 
 ``Pipeline``, ``make_pipeline``, ``FeatureUnion`` and ``make_union`` work unchanged with riptide estimators:
 each step receives what the previous step returned, and riptide's steps return device arrays for device input
@@ -6,12 +6,11 @@ each step receives what the previous step returned, and riptide's steps return d
 keeps its data on the device from the first step to the last. (Verified in tests/ml/test_pipeline.py, also
 inside ``GridSearchCV``/``RandomizedSearchCV`` and with ``set_output(transform="pandas")``.)
 
-``ColumnTransformer`` / ``make_column_transformer`` are re-exported from ``sklearn.compose`` as they are: they
-work with riptide estimators on NumPy and pandas input (the selected columns are handed to riptide's
-transformers, which run on the device). A riptide DataFrame is *not* accepted by them yet: scikit-learn selects
-columns through narwhals, which does not recognise riptide frames (selecting columns by name raises
-"Specifying the columns using strings is only supported for dataframes"). Pass ``frame.to_pandas()``, or
-encode a riptide frame with riptide's encoders directly (they read string columns on the device).
+``ColumnTransformer`` / ``make_column_transformer`` are riptide's (:mod:`riptide.ml.compose`, a subclass of
+scikit-learn's with the same parameters, attributes and results): besides NumPy and pandas input they accept
+riptide DataFrames and CuPy arrays, selecting each transformer's columns on the device (riptide transformers
+receive riptide frames) and stacking device outputs on the device. scikit-learn's own class cannot read a riptide
+frame (its ``_check_X`` and narwhals-based column lookup do not recognise it).
 ``FeatureUnion``'s ``hstack`` of device outputs needs NumPy outputs (host input).
 
 >>> import numpy as np
@@ -23,7 +22,8 @@ encode a riptide frame with riptide's encoders directly (they read string column
 1.0
 """
 
-from sklearn.compose import ColumnTransformer, make_column_transformer
 from sklearn.pipeline import FeatureUnion, Pipeline, make_pipeline, make_union
+
+from riptide.ml.compose import ColumnTransformer, make_column_transformer
 
 __all__ = ["ColumnTransformer", "FeatureUnion", "Pipeline", "make_column_transformer", "make_pipeline", "make_union"]

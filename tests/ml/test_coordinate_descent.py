@@ -62,6 +62,23 @@ def test_elastic_net_matches(seed, n, d, targets, alpha, l1_ratio, fit_intercept
     assert np.isclose(ours.score(X, y), theirs.score(X, y), rtol=1e-6, atol=1e-9)
 
 
+@pytest.mark.parametrize("Estimator", ["Lasso", "ElasticNet"])
+@pytest.mark.parametrize("shape", [(300, 10), (20, 40)])
+@pytest.mark.parametrize("selection", ["cyclic", "random"])
+def test_positive_clamps_like_sklearn(Estimator, shape, selection):
+    # scikit-learn's coordinate descent clamps each update at 0 with positive=True; so does riptide (the same
+    # sweeps), on tall data through the Gram matrix and on wide data through the residuals
+    X, Y, w = _data(5, *shape, targets=2)
+    kw = dict(alpha=0.05, positive=True, selection=selection, random_state=0, tol=1e-10, max_iter=10_000)
+    for y, weights in ((Y[:, 0], None), (Y, None), (Y[:, 1], w)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            ours = getattr(rtl, Estimator)(**kw).fit(X, y, sample_weight=weights)
+            theirs = getattr(skl, Estimator)(**kw).fit(X, y, sample_weight=weights)
+        assert (ours.coef_ >= 0).all() and (ours.coef_ == 0).any()
+        _assert_same(ours, theirs, rtol=1e-6, atol=1e-8, iters=False)
+
+
 @pytest.mark.parametrize("selection", ["cyclic", "random"])
 @pytest.mark.parametrize("alpha", [0.02, 0.3])
 def test_lasso_iterates_like_sklearn(selection, alpha):

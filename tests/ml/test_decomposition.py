@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("sklearn")
 
 import sklearn.decomposition as skd  # noqa: E402
+from sklearn.exceptions import NotFittedError  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -100,3 +101,68 @@ def test_pca_riptide_frame_feature_names_out():
     pca = rtd.PCA(2).fit(frame)
     assert pca.get_feature_names_out().tolist() == ["pca0", "pca1"]
     np.testing.assert_allclose(_device.to_host(pca.transform(frame)), skd.PCA(2).fit(X).transform(X), atol=1e-10)
+
+
+# --------------------------------------------------------------------------- the probabilistic PCA model
+
+# every n_components form for the exact solvers; scikit-learn's randomized and arpack solvers take 1 <= k < 6 only
+_PROBABILISTIC_CASES = ([(solver, k) for solver in ("full", "covariance_eigh", "auto")
+                         for k in (None, 0, 1, 3, 6, 0.9, "mle")]
+                        + [(solver, k) for solver in ("randomized", "arpack") for k in (1, 3)])  # fmt: skip
+
+
+@pytest.mark.parametrize("solver, n_components", _PROBABILISTIC_CASES)
+@pytest.mark.parametrize("whiten", [False, True])
+def test_pca_covariance_precision_and_score_match(solver, n_components, whiten):
+    X = _data(7, 80, 6)
+    X_new = _data(8, 15, 6)
+    params = dict(n_components=n_components, whiten=whiten, svd_solver=solver, random_state=0)
+    ours, theirs = rtd.PCA(**params).fit(X), skd.PCA(**params).fit(X)
+    with np.errstate(divide="ignore"):  # n_components=0: the noise variance alone (1/sigma2 is finite here)
+        np.testing.assert_allclose(ours.get_covariance(), theirs.get_covariance(), rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(ours.get_precision(), theirs.get_precision(), rtol=1e-6, atol=1e-9)
+        for data in (X, X_new):
+            np.testing.assert_allclose(ours.score_samples(data), theirs.score_samples(data), rtol=1e-7)
+            assert ours.score(data) == pytest.approx(theirs.score(data), rel=1e-9)
+    assert isinstance(ours.get_covariance(), np.ndarray) and isinstance(ours.score(X), float)
+
+
+def test_pca_score_float32_riptide_frame_and_errors():
+    X = _data(9, 50, 4)
+    ours, theirs = rtd.PCA(2).fit(X.astype(np.float32)), skd.PCA(2).fit(X.astype(np.float32))
+    for method in ("get_covariance", "get_precision"):
+        a, b = getattr(ours, method)(), getattr(theirs, method)()
+        assert a.dtype == b.dtype == np.float32, method
+        np.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-4)
+    scores = ours.score_samples(X.astype(np.float32))
+    assert scores.dtype == theirs.score_samples(X.astype(np.float32)).dtype
+    np.testing.assert_allclose(scores, theirs.score_samples(X.astype(np.float32)), rtol=1e-4)
+    frame = rt.DataFrame({"a": X[:, 0], "b": X[:, 1], "c": X[:, 2], "d": X[:, 3]})
+    fitted = rtd.PCA(2, whiten=True).fit(frame)
+    expected = skd.PCA(2, whiten=True).fit(X)
+    np.testing.assert_allclose(_device.to_host(fitted.score_samples(frame)), expected.score_samples(X), rtol=1e-9)
+    np.testing.assert_allclose(_device.to_host(fitted.get_precision()), expected.get_precision(), rtol=1e-8)
+    assert fitted.score(frame) == pytest.approx(expected.score(X), rel=1e-12)
+    with pytest.raises(ValueError, match="X has 3 features"):
+        ours.score_samples(X[:, :3])
+    with pytest.raises(NotFittedError):
+        rtd.PCA().get_covariance()
+    with pytest.raises(NotFittedError):
+        rtd.PCA().score(X)
+
+
+@pytest.mark.gpu
+def test_pca_probabilistic_model_on_the_device():
+    import cupy
+
+    X = _data(10, 60, 5)
+    theirs = skd.PCA(3, whiten=True).fit(X)
+    ours = rtd.PCA(3, whiten=True).fit(cupy.asarray(X))  # device input: device attributes and results
+    assert isinstance(ours.get_covariance(), cupy.ndarray) and isinstance(ours.score_samples(cupy.asarray(X)),
+                                                                          cupy.ndarray)  # fmt: skip
+    np.testing.assert_allclose(cupy.asnumpy(ours.get_precision()), theirs.get_precision(), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(cupy.asnumpy(ours.score_samples(cupy.asarray(X))), theirs.score_samples(X), rtol=1e-8)
+    hosted = rtd.PCA(3, whiten=True).fit(X)  # host input (computed on the GPU): host attributes and results
+    assert isinstance(hosted.get_covariance(), np.ndarray) and isinstance(hosted.score_samples(X), np.ndarray)
+    np.testing.assert_allclose(hosted.get_covariance(), theirs.get_covariance(), rtol=1e-7, atol=1e-9)
+    assert hosted.score(X) == pytest.approx(theirs.score(X), rel=1e-9)

@@ -18,8 +18,10 @@ ESTIMATORS = [
     StandardScaler(with_mean=False),
     MinMaxScaler(),
     LinearRegression(),
+    LinearRegression(positive=True),
     Ridge(),
     Ridge(solver="svd", fit_intercept=False),
+    Ridge(alpha=0.5, positive=True),
     LogisticRegression(),
     LogisticRegression(C=0.5, class_weight="balanced", fit_intercept=False),
     PCA(),
@@ -34,7 +36,7 @@ ESTIMATORS = [
 EXPECTED_FAILURES: dict[str, dict[str, str]] = {
     "Ridge": {
         "check_non_transformer_estimators_n_iter": "n_iter_ is None for a direct solve; scikit-learn's own Ridge "
-        "(solver='cholesky' or 'svd') fails this check the same way",
+        "(solver='cholesky', 'svd', or 'lbfgs' with positive=True) fails this check the same way",
     },
     "KMeans": {
         "check_sample_weight_equivalence_on_dense_data": "the random initialization draws differ between weighted "

@@ -97,3 +97,15 @@ def test_riptide_frame_and_pickle():
 @parametrize_with_checks([IncrementalPCA(), IncrementalPCA(n_components=1, batch_size=10, whiten=True)])
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("whiten", [False, True])
+@pytest.mark.parametrize("k", [None, 1, 3, 5])
+def test_covariance_and_precision_match(k, whiten):
+    X = _matrix(5, 90, 5, False)
+    ours = IncrementalPCA(n_components=k, whiten=whiten, batch_size=20).fit(X)
+    theirs = skd.IncrementalPCA(n_components=k, whiten=whiten, batch_size=20).fit(X)
+    np.testing.assert_allclose(ours.get_covariance(), theirs.get_covariance(), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(ours.get_precision(), theirs.get_precision(), rtol=1e-6, atol=1e-9)
+    assert isinstance(ours.get_covariance(), np.ndarray)
+    assert not hasattr(ours, "score_samples")  # scikit-learn's IncrementalPCA has no likelihood either

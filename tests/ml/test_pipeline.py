@@ -33,7 +33,10 @@ PDF = pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "city": np.array(["x", "y", "z"]
 
 def test_reexports_are_sklearn_classes():
     assert rtpipe.Pipeline is skpipe.Pipeline and rtpipe.make_pipeline is skpipe.make_pipeline
-    assert rtpipe.ColumnTransformer is skc.ColumnTransformer and rtpipe.FeatureUnion is skpipe.FeatureUnion
+    assert rtpipe.FeatureUnion is skpipe.FeatureUnion
+    # riptide's ColumnTransformer (riptide.ml.compose) is scikit-learn's, subclassed to read riptide frames
+    assert issubclass(rtpipe.ColumnTransformer, skc.ColumnTransformer)
+    assert isinstance(rtpipe.make_column_transformer((StandardScaler(), ["a"])), rtpipe.ColumnTransformer)
 
 
 @pytest.mark.parametrize("kind", ["numpy", "pandas", "riptide"])
@@ -75,11 +78,21 @@ def test_column_transformer_on_pandas_matches_sklearn():
     np.testing.assert_allclose(sparse, expected)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="scikit-learn's ColumnTransformer selects columns through "
-                   "narwhals, which does not recognise riptide DataFrames (see riptide.ml.pipeline)")
 def test_column_transformer_on_riptide_frame():
+    # the same frame as riptide and as pandas: riptide's ColumnTransformer gives scikit-learn's result
     ct = rtpipe.ColumnTransformer([("num", StandardScaler(), ["a", "b"]), ("cat", OneHotEncoder(), ["city"])])
-    ct.fit_transform(rt.DataFrame(PDF))
+    expected = skc.ColumnTransformer([("num", skp.StandardScaler(), ["a", "b"]),
+                                      ("cat", skp.OneHotEncoder(), ["city"])]).fit(PDF)  # fmt: skip
+    np.testing.assert_allclose(_host(ct.fit_transform(rt.DataFrame(PDF))), expected.transform(PDF), rtol=1e-12)
+    assert list(ct.get_feature_names_out()) == list(expected.get_feature_names_out())
+    assert list(ct.feature_names_in_) == ["a", "b", "city"]
+    ours = rtpipe.make_pipeline(rtpipe.make_column_transformer((StandardScaler(), ["a", "b"]),
+                                                               (OneHotEncoder(sparse_output=False), ["city"])),
+                                Ridge(alpha=1.0)).fit(rt.DataFrame(PDF), rt.Series(Y))  # fmt: skip
+    theirs = skpipe.make_pipeline(skc.make_column_transformer((skp.StandardScaler(), ["a", "b"]),
+                                                              (skp.OneHotEncoder(sparse_output=False), ["city"])),
+                                  sklm.Ridge(alpha=1.0)).fit(PDF, Y)  # fmt: skip
+    np.testing.assert_allclose(_host(ours.predict(rt.DataFrame(PDF))), theirs.predict(PDF), rtol=1e-7)
 
 
 def test_feature_union_and_grid_search_over_a_pipeline():

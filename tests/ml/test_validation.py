@@ -181,11 +181,11 @@ def test_invalid_parameters(est, params):
         _fit(clone(est).set_params(**params), X, Y)
 
 
-def test_not_implemented_options():
-    with pytest.raises(NotImplementedError, match="positive=True"):
-        LinearRegression(positive=True).fit(X, Y)
-    with pytest.raises(NotImplementedError, match="positive=True"):
-        Ridge(positive=True).fit(X, Y)
+def test_positive_options_fit():
+    # positive=True once raised NotImplementedError; it is scikit-learn's constraint now (tests/ml/test_linear_model.py)
+    for est in (LinearRegression(positive=True), Ridge(positive=True)):
+        fitted = est.fit(X, Y)
+        assert (_device.to_host(fitted.coef_) >= 0).all()
 
 
 # --------------------------------------------------------------------------- state and output

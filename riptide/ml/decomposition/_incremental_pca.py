@@ -8,8 +8,9 @@ everything the previous batches contributed. That SVD runs on the device (``xp.l
 scikit-learn's batches (``gen_batches`` with ``batch_size``, default ``5 * n_features``), so the rows never leave
 the device. Signs follow ``svd_flip(u_based_decision=False)``.
 
-The class is scikit-learn's (a subclass): parameters, validation messages and ``get_covariance`` /
-``get_precision`` (on the small fitted arrays) are its own. Dense input only.
+The class is scikit-learn's (a subclass): parameters and validation messages are its own; ``get_covariance`` /
+``get_precision`` are PCA's (:class:`riptide.ml.decomposition._pca._ProbabilisticPCAMixin`), formed where the
+fitted components live. Dense input only.
 """
 
 from __future__ import annotations
@@ -20,17 +21,16 @@ from sklearn.base import _fit_context
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from riptide import _device
 from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_input, validate_data
-from riptide.ml.decomposition._pca import _flip_signs
+from riptide.ml.decomposition._pca import _flip_signs, _ProbabilisticPCAMixin
 from riptide.ml.preprocessing._data import _incremental_mean_and_var
 
 __all__ = ["IncrementalPCA"]
 
 
-class IncrementalPCA(DeviceEstimatorMixin, _skd.IncrementalPCA):
+class IncrementalPCA(_ProbabilisticPCAMixin, DeviceEstimatorMixin, _skd.IncrementalPCA):
     """Incremental principal components analysis (``sklearn.decomposition.IncrementalPCA``).
 
     Examples
@@ -146,24 +146,6 @@ class IncrementalPCA(DeviceEstimatorMixin, _skd.IncrementalPCA):
             components = xp.sqrt(self._fitted("explained_variance_", xp))[:, None] * components
         return self._output(A @ components.astype(A.dtype) + self._fitted("mean_", xp).astype(A.dtype), X,
                             method="inverse_transform")  # fmt: skip
-
-    def _on_host(self) -> _skd.IncrementalPCA:
-        """A scikit-learn twin holding host copies of the (small) fitted arrays, for its host-only helpers."""
-        twin = _skd.IncrementalPCA(**self.get_params())
-        for name, value in vars(self).items():
-            if name.endswith("_") and not name.startswith("_"):
-                setattr(twin, name, _device.to_host(value) if _device.is_device_array(value) else value)
-        return twin
-
-    def get_covariance(self):
-        """The covariance the model implies (computed on the host from the small fitted arrays)."""
-        check_is_fitted(self)
-        return self._on_host().get_covariance()
-
-    def get_precision(self):
-        """The precision matrix the model implies (computed on the host from the small fitted arrays)."""
-        check_is_fitted(self)
-        return self._on_host().get_precision()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -15,7 +15,9 @@
   the one CuPy has). ``'arpack'`` is answered with the exact ``'full'`` decomposition.
 
 ``transform`` is scikit-learn's ``X @ components^T - mean @ components^T``: a GEMM and an ``n x k`` correction, no
-centered ``n x d`` temporary.
+centered ``n x d`` temporary. ``get_covariance`` / ``get_precision`` (shared with IncrementalPCA) and
+``score_samples`` / ``score`` are scikit-learn's probabilistic PCA model, formed where the fitted components live
+(the precision inverts a ``k x k`` matrix by the matrix inversion lemma unless the noise variance is 0).
 
 Signs follow scikit-learn's ``svd_flip(u_based_decision=False)``: the largest-magnitude entry of each component
 is positive. Choosing ``n_components`` from a float or ``'mle'`` reads the (``d``-long) spectrum on the host,
@@ -110,7 +112,77 @@ def _randomized_components(Xc: Any, k: int, n_oversamples: int, n_iter: Any, ran
     return s[:k], Vt[:k]
 
 
-class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+def _add_to_diagonal(M: Any, values: Any, xp: types.ModuleType) -> None:
+    """``M[i, i] += values`` (a scalar or one value per row), in place."""
+    idx = xp.arange(M.shape[0])
+    M[idx, idx] += values
+
+
+class _ProbabilisticPCAMixin:
+    """The covariance and precision of the probabilistic PCA model a fit implies (scikit-learn's ``_BasePCA``):
+    ``C = W^T diag(max(var - sigma2, 0)) W + sigma2 I``, with ``W`` the components (scaled by the square roots of
+    the explained variances when whitening) and ``sigma2 = noise_variance_``. Both are ``d x d`` and formed where
+    the fitted components live; the precision inverts only the ``k x k`` middle of the matrix inversion lemma
+    (the whole covariance when ``sigma2 == 0``)."""
+
+    def _scaled_model(self, xp: types.ModuleType) -> tuple[Any, Any]:
+        components = self._fitted("components_", xp)
+        explained = self._fitted("explained_variance_", xp)
+        if self.whiten:
+            components = components * xp.sqrt(explained[:, None])
+        difference = explained - self.noise_variance_
+        return components, xp.where(explained > self.noise_variance_, difference, xp.zeros_like(difference))
+
+    def _model_covariance(self, xp: types.ModuleType) -> Any:
+        components, difference = self._scaled_model(xp)
+        covariance = (components.T * difference) @ components
+        _add_to_diagonal(covariance, self.noise_variance_, xp)
+        return covariance
+
+    def _model_precision(self, xp: types.ModuleType) -> Any:
+        n_features = self.components_.shape[1]
+        if self.n_components_ == 0:
+            return xp.eye(n_features) / self.noise_variance_
+        if self.noise_variance_ == 0.0:
+            return xp.linalg.inv(self._model_covariance(xp))
+        components, difference = self._scaled_model(xp)
+        middle = components @ components.T / self.noise_variance_
+        with np.errstate(divide="ignore"):  # a component no louder than the noise: 1/0, as scikit-learn's
+            _add_to_diagonal(middle, 1.0 / difference, xp)
+        precision = components.T @ xp.linalg.inv(middle) @ components
+        precision /= -(self.noise_variance_**2)
+        _add_to_diagonal(precision, 1.0 / self.noise_variance_, xp)
+        return precision
+
+    def _as_attribute(self, result: Any) -> Any:
+        """A result computed from the fitted arrays, in the namespace of ``components_`` (as scikit-learn's)."""
+        return result if _device.is_device_array(self.components_) else _device.to_host(result)
+
+    def get_covariance(self):
+        """Data covariance under the generative model: ``components_.T * S**2 * components_ + sigma2 * I``, with
+        ``S**2`` the explained variances (less the noise variance) and ``sigma2`` the noise variance.
+
+        Returns
+        -------
+        cov : array of shape (n_features, n_features)
+        """
+        check_is_fitted(self)
+        return self._as_attribute(self._model_covariance(self._home_namespace("components_")))
+
+    def get_precision(self):
+        """Data precision matrix under the generative model (the inverse of :meth:`get_covariance`, by the matrix
+        inversion lemma).
+
+        Returns
+        -------
+        precision : array of shape (n_features, n_features)
+        """
+        check_is_fitted(self)
+        return self._as_attribute(self._model_precision(self._home_namespace("components_")))
+
+
+class PCA(_ProbabilisticPCAMixin, DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+          BaseEstimator):  # fmt: skip
     """Principal component analysis (``sklearn.decomposition.PCA``).
 
     Parameters
@@ -311,6 +383,34 @@ class PCA(DeviceEstimatorMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixi
         if self.whiten:
             components = xp.sqrt(self._fitted("explained_variance_", xp))[:, None] * components
         return self._output(A @ components + self._fitted("mean_", xp), X, method="inverse_transform")
+
+    def score_samples(self, X):
+        """Log-likelihood of each sample under the probabilistic PCA model (Bishop, *Pattern Recognition and
+        Machine Learning*, 12.2.1; Tipping and Bishop 1999).
+
+        Returns
+        -------
+        ll : array of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        A, xp = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
+        centered = A - self._fitted("mean_", xp)
+        precision = self._model_precision(xp)
+        sign, logdet = xp.linalg.slogdet(precision)
+        if not bool(sign > 0):  # one scalar read: a precision that is not positive definite has no log density
+            logdet = -np.inf
+        log_like = -0.5 * xp.sum(centered * (centered @ precision), axis=1)
+        log_like -= 0.5 * (A.shape[1] * np.log(2.0 * np.pi) - logdet)
+        return self._output(log_like, X, method="score_samples")
+
+    def score(self, X, y=None):
+        """Average log-likelihood of the samples under the model (the mean of :meth:`score_samples`).
+
+        Returns
+        -------
+        ll : float
+        """
+        return float(self.score_samples(X).mean())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

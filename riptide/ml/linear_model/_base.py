@@ -9,6 +9,9 @@ the eigenvalues of the Gram matrix ``G = Xc^T W Xc`` giving scikit-learn's ``sin
 (below ``1e-8 * max``, a condition number of ``1e4`` in X) that the squared system would lose digits, the fit
 falls back to the SVD-based ``lstsq`` of the centered data itself, which is what scikit-learn computes. One scalar
 read makes that choice.
+
+``positive=True`` (non-negative least squares) solves the same normal equations under ``w >= 0`` by an active-set
+method on the host (:mod:`riptide.ml.linear_model._nnls`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from riptide.ml import _dask
 from riptide.ml import _kernels as ml_kernels
 from riptide.ml._base import DeviceEstimatorMixin
 from riptide.ml._validation import FLOAT_DTYPES, check_sample_weight, on_device, validate_data
+from riptide.ml.linear_model._nnls import nnls_normal_equations
 
 __all__ = ["LinearRegression"]
 
@@ -167,14 +171,18 @@ class LinearRegression(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseE
     n_jobs : int, default=None
         Accepted for compatibility; ignored.
     positive : bool, default=False
-        ``True`` (non-negative least squares) is not implemented yet: NotImplementedError.
+        Non-negative coefficients (scikit-learn's ``scipy.optimize.nnls``): Lawson and Hanson's active-set method
+        on the normal equations formed on the device (:mod:`riptide.ml.linear_model._nnls`). ``rank_`` and
+        ``singular_`` are then not set, as in scikit-learn.
 
     Attributes
     ----------
     coef_ : array of shape (n_features,) or (n_targets, n_features)
     intercept_ : float or array of shape (n_targets,)
     rank_ : int
+        Not set when ``positive=True``.
     singular_ : array of shape (min(n_samples, n_features),)
+        Not set when ``positive=True``.
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (n_features_in_,)
 
@@ -210,16 +218,20 @@ class LinearRegression(LinearModelMixin, MultiOutputMixin, RegressorMixin, BaseE
     def fit(self, X, y, sample_weight=None):
         """Fit the least-squares coefficients."""
         X_given = X
-        if self.positive:
-            raise NotImplementedError("LinearRegression(positive=True) is not implemented in riptide.ml yet; use "
-                                      "sklearn.linear_model.LinearRegression")  # fmt: skip
         if _dask.is_dask_collection(X):  # per-block Gram matrices, combined on the client
             return _dask.fit_linear_regression(self, X, y, sample_weight)
         X, y, xp = validate_data(self, X, y, reset=True, dtype=FLOAT_DTYPES, y_numeric=True, multi_output=True)
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0], X.dtype, xp, ensure_non_negative=True)
         centered = _Centered(X, y, sample_weight, self.fit_intercept, xp)
-        coef, self.rank_, singular = _lstsq_min_norm(centered, self.tol)
-        self.singular_ = singular[: min(X.shape)].astype(X.dtype)
+        if self.positive:  # scikit-learn's NNLS (it sets neither rank_ nor singular_ then)
+            self.__dict__.pop("rank_", None)
+            self.__dict__.pop("singular_", None)
+            G, B = centered.gram()
+            coef = _device.to_device(nnls_normal_equations(_device.to_host(G), _device.to_host(B),
+                                                           n_samples=X.shape[0]), xp)  # fmt: skip
+        else:
+            coef, self.rank_, singular = _lstsq_min_norm(centered, self.tol)
+            self.singular_ = singular[: min(X.shape)].astype(X.dtype)
         centered.finish(self, coef, self.fit_intercept)
         return self._publish(X_given)
