@@ -443,7 +443,9 @@ class AggregatedTable:
     # a hash table's: the bytes of each string key's distinct values (those of the rows that claimed the slots)
     key_bytes: tuple[int, ...] = ()
     _numbered: Any = None  # a small one-string-key table's groups in key order (_sorted_string_groups' rows)
-    _packed: Any = None  # a one-string-key table's packed keys, two u64 words a slot, when none is long
+    # a one-string-key table's packed keys when none is long: a row per slot starting with its two words (the
+    # packed words alone, or the table's records)
+    _packed: Any = None
 
     @property
     def dense(self) -> bool:
@@ -503,11 +505,16 @@ class AggregatedTable:
         """
         if self._packed is None:
             return None
+        import cupy as cp
+
         xp = namespace_of(occupied)
-        pairs = self._packed.reshape(-1, 2)[occupied]
-        first, second = _big_endian(pairs[:, 0], xp), pairs[:, 1]
-        rest = _big_endian(second & np.uint64(0x00FFFFFFFFFFFFFF), xp) | (second >> np.uint64(56))
-        return inverse_permutation(lexsort([first, rest], xp), xp)
+        m = int(occupied.shape[0])
+        numbers = cp.empty((2, m), dtype=np.uint64)  # each key's two numbers, in one launch
+        if m:
+            occupied = cp.ascontiguousarray(occupied, dtype=np.int64)
+            hashing.launch(_packed_sort_numbers_kernel(), m,
+                           (self._packed, np.int64(self._packed.shape[1]), occupied, np.int64(m), numbers))
+        return inverse_permutation(lexsort([numbers[0], numbers[1]], xp), xp)
 
     def occupied_slots(self) -> tuple[Any, Any]:
         """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``; a hash table's
@@ -617,7 +624,8 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
         if not overflowed:
             key_bytes = counted[: n_strings if count_bytes else 0]
             # the packed keys order the groups when none is longer than they hold
-            packed_keys = memory.packed if packed and counted[-1] == 0 else None
+            packed_keys = None if not packed or counted[-1] else memory.records if records else \
+                memory.packed.reshape(-1, 2)  # fmt: skip
             return AggregatedTable(HashTable(keys, table, None, stored, n_distinct), words, specs, n_distinct,
                                    len(specs), key_bytes=tuple(key_bytes), _numbered=numbered,
                                    _packed=packed_keys)  # fmt: skip
@@ -854,10 +862,31 @@ def _occupied_kernel() -> Any:
     return cp.RawKernel(_OCCUPIED, "occupied_slots")
 
 
-def _big_endian(words: Any, xp: Any) -> Any:
-    """uint64 ``words`` with their bytes reversed: little-endian string bytes as numbers that order as the bytes."""
-    bytes_ = xp.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)
-    return xp.ascontiguousarray(bytes_[:, ::-1]).view(np.uint64).reshape(-1)
+PACKED_SORT_NUMBERS_SOURCE = r"""
+__device__ __forceinline__ unsigned long long big_endian(unsigned long long x) {
+    // the bytes reversed: little-endian string bytes as a number that orders as the bytes
+    x = ((x & 0x00FF00FF00FF00FFULL) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFULL);
+    x = ((x & 0x0000FFFF0000FFFFULL) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFULL);
+    return (x << 32) | (x >> 32);
+}
+extern "C" __global__ void riptide_packed_sort_numbers(const unsigned long long* __restrict__ packed,
+        const long long stride, const long long* __restrict__ slots, const long long m,
+        unsigned long long* __restrict__ out) {
+    // out[0][t], out[1][t]: the two numbers of slot slots[t]'s packed key (its pair of words at packed + stride * slot)
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (long long)gridDim.x * blockDim.x) {
+        const unsigned long long* pair = packed + slots[t] * stride;
+        out[t] = big_endian(pair[0]);
+        out[m + t] = big_endian(pair[1] & 0x00FFFFFFFFFFFFFFULL) | (pair[1] >> 56);
+    }
+}
+"""
+
+
+@functools.cache
+def _packed_sort_numbers_kernel() -> Any:
+    import cupy as cp
+
+    return cp.RawKernel(PACKED_SORT_NUMBERS_SOURCE, "riptide_packed_sort_numbers")
 
 
 def _decoded(words: Any, dtype: np.dtype, kind: str) -> Any:
