@@ -3,7 +3,8 @@
 A level gathers the CSR rows of the frontier (the out-neighbours; both directions are in an undirected graph's
 CSR) in frontier order, drops the neighbours reached already, and keeps the **first occurrence** of each of the
 rest: a scatter-min of positions claims each vertex for its earliest position, so the next frontier lists vertices
-in discovery order. That is NetworkX's order (it scans the frontier in order and each adjacency dict in insertion
+in discovery order (on the GPU the same level runs in three kernels over the frontier's rows,
+:mod:`riptide.graph._frontier`, without the arc-sized arrays). That is NetworkX's order (it scans the frontier in order and each adjacency dict in insertion
 order, and CSR rows follow that order, see :mod:`riptide.graph.classes`), with no sort and the same result on
 NumPy and CuPy (a minimum does not depend on which thread writes first). The loop runs once per level (a few
 scalar reads each: the frontier's size, the gathered size), never once per vertex or edge.
@@ -31,6 +32,7 @@ from riptide.core.kernels.scatter import scatter_min
 from riptide.core.kernels.segments import row_of_each_element, take_offsets
 from riptide.core.kernels.sort import stable_argsort
 from riptide.graph._checks import as_riptide_graph
+from riptide.graph._frontier import expand_frontier
 from riptide.graph.exceptions import NetworkXError, NodeNotFound
 
 __all__ = ["single_source_shortest_path_length", "bfs_layers", "bfs_frontiers", "bfs_tree_levels", "bfs_edges",
@@ -83,6 +85,10 @@ def _levels(G: Any, sources: Any, cutoff: float | None, csr: tuple[Any, Any] | N
         yield frontier, parents
         if cutoff is not None and level >= cutoff:
             return
+        if xp is not np:  # the same level in frontier-sized memory (no arc-sized arrays)
+            frontier, parents = expand_frontier(offsets, indices, frontier, reached, claim, with_parents)
+            level += 1
+            continue
         rows, positions = gather_rows(offsets, frontier, xp)
         neighbours = indices[positions]
         fresh = ~reached[neighbours]

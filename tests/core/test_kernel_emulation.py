@@ -809,3 +809,44 @@ def test_fake_cupy_string_records_numbered_in_key_order(fake_device_columns, mon
     (keys_of_groups,) = got.key_values
     o, c = keys_of_groups.offsets, keys_of_groups.chars
     assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.size().index)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 60), arcs=st.integers(0, 300), with_parents=st.booleans())
+def test_fake_cupy_bfs_level_in_frontier_memory(fake_device_columns, seed, n, arcs, with_parents):
+    """One BFS level by the frontier kernels (claim, count, emit; compiled by g++, one lane a row) equals the NumPy
+    level: the neighbours not reached yet, each once, in order of first occurrence, with the row that held it."""
+    from riptide.graph import _frontier, traversal
+
+    _frontier._kernel.cache_clear()  # (the stand-in's kernels, compiled per test, never outlive it)
+    try:
+        _check_bfs_level(_frontier, traversal, seed, n, arcs, with_parents)
+    finally:
+        _frontier._kernel.cache_clear()
+
+
+def _check_bfs_level(_frontier, traversal, seed, n, arcs, with_parents):
+    rng = np.random.default_rng(seed)
+    src = np.sort(rng.integers(0, n, arcs))
+    indices = rng.integers(0, n, arcs).astype(np.int64)
+    offsets = np.searchsorted(src, np.arange(n + 1)).astype(np.int64)
+    frontier = rng.permutation(n)[: rng.integers(1, n + 1)].astype(np.int64)
+    reached = rng.random(n) < 0.3
+    reached[frontier] = True
+    claim = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    # the NumPy level (traversal._levels' CPU branch)
+    rows, positions = traversal.gather_rows(offsets, frontier, np)
+    neighbours = indices[positions]
+    fresh = ~reached[neighbours]
+    first = traversal._first_occurrences(neighbours[fresh], claim.copy(), np)
+    expected, expected_parents = neighbours[fresh][first], frontier[rows[fresh][first]]
+    got_reached = reached.copy()
+    got, parents = _frontier.expand_frontier(offsets, indices, frontier, got_reached, claim, with_parents)
+    np.testing.assert_array_equal(got, expected)
+    if with_parents:
+        np.testing.assert_array_equal(parents, expected_parents)
+    else:
+        assert parents is None
+    expected_reached = reached.copy()
+    expected_reached[expected] = True
+    np.testing.assert_array_equal(got_reached, expected_reached)
