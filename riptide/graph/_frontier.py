@@ -1,4 +1,5 @@
-"""One breadth-first level on the GPU in memory the size of the frontier, not of its arcs (CuPy only).
+"""One breadth-first level, or one round of shortest-path relaxation, on the GPU in memory the size of the
+frontier, not of its arcs (CuPy only).
 
 The NumPy level of :mod:`riptide.graph.traversal` gathers the frontier's rows into arc-sized arrays (row numbers,
 positions, neighbours, a fresh mask, positions again for the first occurrences): five int64 arrays as long as the
@@ -15,6 +16,11 @@ The next frontier is then the neighbours in order of first occurrence, each once
 held them: exactly the NumPy level's result (a minimum does not depend on which thread writes first). Besides
 the graph's ``reached`` and ``claim`` (a byte and a word per node, kept across levels), a level allocates its
 frontier's offsets, counts and output only.
+
+A relaxation round (:func:`relax_frontier`, weighted shortest paths) is one kernel the same way: each frontier
+state offers its distance plus each arc's weight to the arc's head by ``atomicMin`` on order-preserving int64
+words, and marks the heads it improved. A state read while another row lowers it offers a smaller, still valid
+distance; the rounds end at the same fixed point (each path's length is summed along the path either way).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import numpy as np
 
 from riptide.core.kernels.segments import take_offsets
 
-__all__ = ["expand_frontier"]
+__all__ = ["expand_frontier", "relax_frontier"]
 
 _THREADS = 256
 
@@ -94,6 +100,28 @@ extern "C" __global__ void riptide_bfs_emit(const i64* __restrict__ indices, con
         }
     }
 }
+
+__device__ __forceinline__ i64 ordered_word(double x) {  // a float64 as an int64 that orders as the floats do
+    const i64 bits = __double_as_longlong(x);
+    return bits ^ ((bits >> 63) & 0x7FFFFFFFFFFFFFFFLL);
+}
+
+extern "C" __global__ void riptide_sssp_relax(const i64* __restrict__ offsets, const i64* __restrict__ targets,
+        const double* __restrict__ weights, const i64* __restrict__ frontier, const i64 m, const i64 n,
+        const int has_cutoff, const double cutoff, i64* keys, bool* improved) {
+    // frontier[r] is a state b * n + v (source b, vertex v); its arcs are v's row. weights NULL: every arc counts 1.
+    FOR_EACH_ROW {
+        const i64 state = frontier[r], v = state % n, base = state - v;
+        const i64 own = keys[state];  // the state's distance, back from its word
+        const double d = __longlong_as_double(own ^ ((own >> 63) & 0x7FFFFFFFFFFFFFFFLL));
+        for (i64 a = offsets[v] + lane; a < offsets[v + 1]; a += LANES) {
+            const double offered = d + (weights != NULL ? weights[a] : 1.0);
+            if (has_cutoff && !(offered <= cutoff)) continue;
+            const i64 key = ordered_word(offered), head = base + targets[a];
+            if (key < keys[head] && atomicMin(&keys[head], key) > key) improved[head] = true;
+        }
+    }
+}
 """
 
 
@@ -137,3 +165,19 @@ def expand_frontier(offsets: Any, indices: Any, frontier: Any, reached: Any, cla
                                         parents if parents is not None else np.uint64(0)))  # fmt: skip
         reached[following] = True
     return following, parents
+
+
+def relax_frontier(offsets: Any, targets: Any, arc_weights: Any, frontier: Any, n: int, cutoff: Any, keys: Any,
+                   improved: Any) -> None:  # fmt: skip
+    """One relaxation round from the states ``frontier`` (``b * n + v``): lowers ``keys`` (order-preserving int64
+    words of the distances, per state) of the heads their arcs reach within ``cutoff`` and sets ``improved`` there."""
+    import cupy as cp
+
+    m = int(frontier.shape[0])
+    if m == 0:
+        return
+    weights = np.uint64(0) if arc_weights is None else cp.ascontiguousarray(arc_weights, dtype=np.float64)
+    args = (cp.ascontiguousarray(offsets, dtype=np.int64), cp.ascontiguousarray(targets, dtype=np.int64), weights,
+            cp.ascontiguousarray(frontier, dtype=np.int64), np.int64(m), np.int64(n), np.int32(cutoff is not None),
+            np.float64(0.0 if cutoff is None else cutoff), keys, improved)  # fmt: skip
+    _launch("riptide_sssp_relax", m, args)

@@ -54,6 +54,7 @@ from riptide.core.kernels.scatter import from_ordered_int, ordered_int, scatter_
 from riptide.core.kernels.segments import row_of_each_element
 from riptide.core.kernels.sort import lexsort, stable_argsort
 from riptide.graph._checks import as_riptide_graph
+from riptide.graph._frontier import relax_frontier
 from riptide.graph.exceptions import NetworkXNoPath, NetworkXUnbounded, NodeNotFound
 from riptide.graph.traversal import _first_occurrences, bfs_tree_levels, find_node, gather_rows, path_lengths
 
@@ -138,6 +139,14 @@ def _batched_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any, cutof
     frontier = states
     rounds = 0
     while frontier.shape[0]:  # one scalar read per round: the number of improved states
+        if xp is not np:  # the same round by one kernel, without arc-sized arrays (riptide.graph._frontier)
+            relax_frontier(offsets, targets, arc_weights, frontier, n, cutoff, keys, improved)
+            frontier = xp.flatnonzero(improved)
+            improved[frontier] = False
+            rounds += 1
+            if negative and rounds > n:
+                raise NetworkXUnbounded("Negative cycle detected.")
+            continue
         vertex = frontier % n
         rows, positions = gather_rows(offsets, vertex, xp)
         heads = (frontier - vertex)[rows] + targets[positions]

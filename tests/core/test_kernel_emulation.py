@@ -302,6 +302,8 @@ class _EmulatedRawKernel:
                 converted.append(ctypes.c_int(int(arg)))
             elif isinstance(arg, np.uint64):
                 converted.append(ctypes.c_ulonglong(int(arg)))
+            elif isinstance(arg, np.float64):
+                converted.append(ctypes.c_double(float(arg)))
             else:
                 raise TypeError(f"kernel argument of type {type(arg).__name__}")
         self.function(*converted)
@@ -850,3 +852,30 @@ def _check_bfs_level(_frontier, traversal, seed, n, arcs, with_parents):
     expected_reached = reached.copy()
     expected_reached[expected] = True
     np.testing.assert_array_equal(got_reached, expected_reached)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40), arcs=st.integers(0, 200), sources=st.integers(1, 3),
+       weighted=st.booleans(), cutoff=st.sampled_from([None, 0.5, 2.0]))  # fmt: skip
+def test_fake_cupy_sssp_relaxation_in_frontier_memory(fake_device_columns, seed, n, arcs, sources, weighted, cutoff):
+    """Shortest-path distances by the relaxation kernel (one lane a row) equal those of the NumPy rounds, from
+    several sources at once, with weights (zero among them) or unit steps, with and without a cutoff."""
+    import types as pytypes
+
+    from riptide.graph import _frontier, shortest_paths
+
+    _frontier._kernel.cache_clear()
+    try:
+        rng = np.random.default_rng(seed)
+        src = np.sort(rng.integers(0, n, arcs))
+        targets = rng.integers(0, n, arcs).astype(np.int64)
+        offsets = np.searchsorted(src, np.arange(n + 1)).astype(np.int64)
+        weights = rng.choice([0.0, 0.25, 1.0, 3.5], arcs) if weighted else None
+        starts = rng.integers(0, n, sources).astype(np.int64)
+        graph = pytypes.SimpleNamespace(xp=np, number_of_nodes=lambda: n)
+        expected = shortest_paths._batched_distances(graph, starts, (offsets, targets), weights, cutoff)
+        device_graph = pytypes.SimpleNamespace(xp=fake_device_columns, number_of_nodes=lambda: n)
+        got = shortest_paths._batched_distances(device_graph, starts, (offsets, targets), weights, cutoff)
+        np.testing.assert_array_equal(got, expected)
+    finally:
+        _frontier._kernel.cache_clear()

@@ -91,7 +91,7 @@ SOURCES["riptide_take_spans_small"] = segments.SMALL_TAKE_SOURCE
 SOURCES["riptide_gather_rows"] = hash_aggregate.GATHER_ROWS_SOURCE
 SOURCES["riptide_place_groups"] = hash_aggregate.PLACE_GROUPS_SOURCE
 SOURCES["riptide_packed_sort_numbers"] = hash_aggregate.PACKED_SORT_NUMBERS_SOURCE
-for _name in ("riptide_bfs_claim", "riptide_bfs_count", "riptide_bfs_emit"):
+for _name in ("riptide_bfs_claim", "riptide_bfs_count", "riptide_bfs_emit", "riptide_sssp_relax"):
     SOURCES[_name] = _frontier.FRONTIER_SOURCE
 SOURCES["riptide_sorted_string_groups"] = hash_aggregate.SORTED_STRING_GROUPS_SOURCE
 SOURCES["hash_aggregate:cached_keys_counted"] = hash_aggregate._source((), 1, True, (("int64", "size", False),), True,
