@@ -28,7 +28,9 @@ unchanged.
   scikit-learn's NumPy / SciPy result). Device outputs are stacked on the device: ``xp.hstack``, or CSR with
   ``cupyx.scipy.sparse.hstack`` when the sparse-output rule (density of every output, SciPy and ``cupyx``
   matrices alike, against ``sparse_threshold``) says so. Columns of text passed through cannot be a device
-  array: then the result is scikit-learn's object array on the host.
+  array: then the result is scikit-learn's object array on the host. Numbers of several dtypes passed through
+  (ints, bools beside floats) are stacked on the device in their common dtype (float64), where scikit-learn's
+  pandas path gives an object array of the same values.
 * ``n_jobs`` runs the transformers in threads for device input (the data stays in this process and on its
   device, instead of being pickled to worker processes).
 
