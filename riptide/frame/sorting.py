@@ -520,7 +520,8 @@ def _finish_frame(frame: Any, order: Any, index: Index | None, ignore_index: boo
 
     ordered = ordered or {}
     # A filtered frame's columns (still pending) and its labels gather through the filter's positions composed
-    # with the order once, and stay pending until read (db-benchmark q8 sorts a filtered frame: 2.3 GB less).
+    # with the order once, and stay pending until read (db-benchmark q8 sorts a filtered frame of 95M rows: one
+    # composition, 0.76 GB, where the index and each column made their own).
     composed: dict[int, Any] = {}
     if order is None:
         data = dict(frame._data)
