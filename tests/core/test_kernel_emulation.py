@@ -879,3 +879,21 @@ def test_fake_cupy_sssp_relaxation_in_frontier_memory(fake_device_columns, seed,
         np.testing.assert_array_equal(got, expected)
     finally:
         _frontier._kernel.cache_clear()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 80), m=st.integers(0, 120))
+def test_fake_cupy_union_find_by_hooking_edges(fake_device_columns, seed, n, m):
+    """Components by the hooking kernel (compare-and-swap of roots, path halving; compiled by g++, one thread: the
+    races are the GPU suite's to meet) equal the NumPy rounds': per vertex the smallest vertex of its component,
+    self-loops and repeated edges included."""
+    from riptide.core.kernels import union_find
+
+    union_find._kernel.cache_clear()
+    try:
+        rng = np.random.default_rng(seed)
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        expected = union_find.component_roots(n, src, dst, np)
+        np.testing.assert_array_equal(union_find.component_roots(n, src, dst, fake_device_columns), expected)
+    finally:
+        union_find._kernel.cache_clear()

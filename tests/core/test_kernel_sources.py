@@ -17,6 +17,7 @@ from riptide.core.ops import format_float
 from riptide.core.regex import captures, match
 from riptide.ml import _kernels as ml_kernels
 from riptide.io import csv_device, parquet_kernels
+from riptide.core.kernels import union_find
 from riptide.graph import _frontier
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc (CUDA toolkit) to compile")
@@ -91,6 +92,8 @@ SOURCES["riptide_take_spans_small"] = segments.SMALL_TAKE_SOURCE
 SOURCES["riptide_gather_rows"] = hash_aggregate.GATHER_ROWS_SOURCE
 SOURCES["riptide_place_groups"] = hash_aggregate.PLACE_GROUPS_SOURCE
 SOURCES["riptide_packed_sort_numbers"] = hash_aggregate.PACKED_SORT_NUMBERS_SOURCE
+for _name in ("riptide_hook_edges", "riptide_point_at_roots"):
+    SOURCES[_name] = union_find.UNION_FIND_SOURCE
 for _name in ("riptide_bfs_claim", "riptide_bfs_count", "riptide_bfs_emit", "riptide_sssp_relax"):
     SOURCES[_name] = _frontier.FRONTIER_SOURCE
 SOURCES["riptide_sorted_string_groups"] = hash_aggregate.SORTED_STRING_GROUPS_SOURCE
