@@ -71,10 +71,6 @@ _SHARED_SLOTS = 1024
 _STAGES = (_SHARED_SLOTS, 1 << 21)
 _SHARED_BYTES = 48 * 1024  # the most dynamic shared memory a launch gets without opting in
 _PACKED_BYTES = 15  # the longest string key a table keeps whole in its packed words
-# A table of packed string keys reads 24 bytes a slot in its hot loop (16 of key words, 8 of the first accumulator),
-# half as much again as a one-word table's pair: its middle stage has fewer slots, filled further, so that the
-# slots the rows touch stay in the L2 cache: (slots, keys claimed per slot before it counts as full, probe steps).
-_PACKED_STAGE = (1 << 21, 0.5, 64)
 
 _C_TYPES = {
     np.dtype(np.float64): "double", np.dtype(np.float32): "float",
@@ -584,8 +580,7 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
     one_string = hashing.key_cache_usable(keys.word_types, n_strings)
     # one string key, short on average (at most the 15 bytes packed): the larger tables keep the keys packed
     packable = one_string and keys.strings[0][1].shape[0] <= _PACKED_BYTES * keys.n
-    stages = sorted({min(stage, full) for stage in (_SHARED_SLOTS, _PACKED_STAGE[0] if packable else _STAGES[1])}
-                    | {full})  # fmt: skip
+    stages = sorted({min(stage, full) for stage in _STAGES} | {full})
     for capacity in stages:
         shared = _fits_shared(capacity + 1, len(specs))
         # the key cache takes one more shared word per slot: only where it fits beside the accumulators
@@ -599,7 +594,6 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
         packed = packable and not key_cache
         # without shared accumulators, a packed table keeps each slot's words in one record (table_memory)
         records = packed and not shared
-        limits = _PACKED_STAGE[1:] if packed and capacity == _PACKED_STAGE[0] else ()
         memory = hashing.table_memory(capacity, one_word, _identities(specs), capacity + 1,
                                       extra_status=(n_strings if count_bytes else 0) + int(packed), packed=packed,
                                       records=records)  # fmt: skip
@@ -608,7 +602,7 @@ def _aggregate_hashed(keys: KeyWords, specs: tuple, values: list[Any], valids: l
                          count_bytes=count_bytes, packed=packed, records=records)  # fmt: skip
         table_arg = memory.records if records else stored if one_word else table
         args = (*keys.arrays(), *([keys.valid] if has_valid else []), np.int64(keys.n), table_arg,
-                np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n, *limits),
+                np.int64(capacity - 1), status, *hashing.stage_limits(capacity, capacity == full, keys.n),
                 *([memory.packed] if packed and not records else []), *values, *valids, words)  # fmt: skip
         _launch(kernel, keys.n, args, shared, capacity + 1, len(specs) + int(key_cache), row_per_thread=True)
         if records:  # the owners and the first accumulator as every other table keeps them: contiguous

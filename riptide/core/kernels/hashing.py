@@ -524,14 +524,13 @@ def launch(kernel: Any, n: int, args: tuple, max_blocks: int = 65536, shared_mem
     kernel((blocks,), (threads,), args, shared_mem=shared_mem)
 
 
-def stage_limits(capacity: int, final: bool, n_rows: int, max_load: float = _MAX_LOAD,
-                 probe_steps: int = _PROBE_STEPS) -> tuple[np.uint64, np.int64]:  # fmt: skip
+def stage_limits(capacity: int, final: bool, n_rows: int) -> tuple[np.uint64, np.int64]:
     """(keys claimed before a table counts as full, probe steps before a thread gives up) for a table of
     ``capacity`` slots: the final table holds every row's key and allows a walk of the whole table; an earlier,
-    smaller one overflows past ``max_load`` or after ``probe_steps``."""
+    smaller one overflows past ``_MAX_LOAD`` or after ``_PROBE_STEPS``."""
     if final:
         return np.uint64(n_rows), np.int64(capacity)
-    return np.uint64(int(capacity * max_load)), np.int64(probe_steps)
+    return np.uint64(int(capacity * _MAX_LOAD)), np.int64(_PROBE_STEPS)
 
 
 def final_capacity(n_rows: int) -> int:
