@@ -130,9 +130,10 @@ class _PendingTake:
     @property
     def is_pending(self) -> bool:
         """True until the rows have been gathered."""
-        return getattr(self, "_source", None) is not None
+        return self.deferred_take() is not None
 
     def deferred_take(self) -> tuple[Column, Any] | None:
+        """``(source, positions)`` until the rows have been gathered, then None."""
         source, positions = getattr(self, "_source", None), getattr(self, "_positions", None)
         return None if source is None or positions is None else (source, positions)
 
@@ -213,11 +214,12 @@ def _pending_take(column: Column, positions: Any, composed: dict[int, Any]) -> C
     A column still pending from an earlier filter is not gathered for this one: its source is taken at the
     composed positions, computed once for all columns of that earlier filter (``composed``, by its positions).
     """
-    if isinstance(column, _PendingTake) and column.is_pending:
-        earlier = column._positions
+    pending = column.deferred_take()
+    if pending is not None:
+        column, earlier = pending
         if id(earlier) not in composed:
             composed[id(earlier)] = (earlier, earlier[positions])  # the earlier array is kept: its id stays its own
-        positions, column = composed[id(earlier)][1], column._source
+        positions = composed[id(earlier)][1]
     for layout, pending in _PENDING:
         if isinstance(column, layout):
             return pending.of(column, positions)

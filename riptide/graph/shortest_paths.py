@@ -139,33 +139,33 @@ def _batched_distances(G: Any, sources: Any, csr: tuple, arc_weights: Any, cutof
     frontier = states
     rounds = 0
     while frontier.shape[0]:  # one scalar read per round: the number of improved states
-        if xp is not np:  # the same round by one kernel, without arc-sized arrays (riptide.graph._frontier)
-            relax_frontier(offsets, targets, arc_weights, frontier, n, cutoff, keys, improved)
-            frontier = xp.flatnonzero(improved)
-            improved[frontier] = False
-            rounds += 1
-            if negative and rounds > n:
-                raise NetworkXUnbounded("Negative cycle detected.")
-            continue
-        vertex = frontier % n
-        rows, positions = gather_rows(offsets, vertex, xp)
-        heads = (frontier - vertex)[rows] + targets[positions]
-        step = 1.0 if arc_weights is None else arc_weights[positions]
-        offered = from_ordered_int(keys[frontier], xp)[rows] + step
-        if cutoff is not None:
-            within = offered <= cutoff
-            heads, offered = heads[within], offered[within]
-        offered_keys = ordered_int(offered, xp)
-        better = offered_keys < keys[heads]
-        heads, offered_keys = heads[better], offered_keys[better]
-        scatter_min(keys, heads, offered_keys, xp)
-        improved[heads] = True
+        relax = relax_frontier if xp is not np else _relax_on_host  # the GPU's: one kernel, no arc-sized arrays
+        relax(offsets, targets, arc_weights, frontier, n, cutoff, keys, improved)
         frontier = xp.flatnonzero(improved)
         improved[frontier] = False
         rounds += 1
         if negative and rounds > n:
             raise NetworkXUnbounded("Negative cycle detected.")
     return from_ordered_int(keys, xp)
+
+
+def _relax_on_host(offsets: Any, targets: Any, arc_weights: Any, frontier: Any, n: int, cutoff: Any, keys: Any,
+                   improved: Any) -> None:  # fmt: skip
+    """:func:`~riptide.graph._frontier.relax_frontier` on NumPy: the frontier's arcs gathered, each head lowered to
+    the least distance offered (a scatter-min of order-preserving int64 words)."""
+    vertex = frontier % n
+    rows, positions = gather_rows(offsets, vertex, np)
+    heads = (frontier - vertex)[rows] + targets[positions]
+    step = 1.0 if arc_weights is None else arc_weights[positions]
+    offered = from_ordered_int(keys[frontier], np)[rows] + step
+    if cutoff is not None:
+        within = offered <= cutoff
+        heads, offered = heads[within], offered[within]
+    offered_keys = ordered_int(offered, np)
+    better = offered_keys < keys[heads]
+    heads, offered_keys = heads[better], offered_keys[better]
+    scatter_min(keys, heads, offered_keys, np)
+    improved[heads] = True
 
 
 def _pop_order(G: Any, source: int, dist: Any, arc_weights: Any, csr: tuple) -> tuple[Any, Any]:

@@ -85,20 +85,25 @@ def _levels(G: Any, sources: Any, cutoff: float | None, csr: tuple[Any, Any] | N
         yield frontier, parents
         if cutoff is not None and level >= cutoff:
             return
-        if xp is not np:  # the same level in frontier-sized memory (no arc-sized arrays)
-            frontier, parents = expand_frontier(offsets, indices, frontier, reached, claim, with_parents)
-            level += 1
-            continue
-        rows, positions = gather_rows(offsets, frontier, xp)
-        neighbours = indices[positions]
-        fresh = ~reached[neighbours]
-        neighbours = neighbours[fresh]
-        first = _first_occurrences(neighbours, claim, xp)
-        if with_parents:  # the row that held a vertex's first occurrence is its parent
-            parents = frontier[rows[fresh][first]]
-        frontier = neighbours[first]
-        reached[frontier] = True
+        expand = expand_frontier if xp is not np else _expand_on_host  # the GPU's: no arc-sized arrays
+        frontier, parents = expand(offsets, indices, frontier, reached, claim, with_parents)
         level += 1
+
+
+def _expand_on_host(offsets: Any, indices: Any, frontier: Any, reached: Any, claim: Any,
+                    with_parents: bool) -> tuple[Any, Any]:  # fmt: skip
+    """:func:`~riptide.graph._frontier.expand_frontier` on NumPy: the frontier's rows gathered, the neighbours not
+    reached yet kept at their first occurrence."""
+    rows, positions = gather_rows(offsets, frontier, np)
+    neighbours = indices[positions]
+    fresh = ~reached[neighbours]
+    neighbours = neighbours[fresh]
+    first = _first_occurrences(neighbours, claim, np)
+    # the row that held a vertex's first occurrence is its parent
+    parents = frontier[rows[fresh][first]] if with_parents else None
+    following = neighbours[first]
+    reached[following] = True
+    return following, parents
 
 
 def gather_rows(offsets: Any, frontier: Any, xp: Any) -> tuple[Any, Any]:

@@ -536,13 +536,15 @@ def fake_device_columns(fake_cupy, monkeypatch):
     import types as pytypes
 
     from riptide.core.column import base
-    from riptide.core.kernels import hash_aggregate, hashing, scatter
+    from riptide.core.kernels import hash_aggregate, hashing, scatter, union_find
+    from riptide.graph import _frontier
 
     monkeypatch.setattr(sys.modules[__name__], "SHIM", SHIM + _ATOMICS)
     fake_cupy.cuda.Device = lambda device: pytypes.SimpleNamespace(attributes={"MultiProcessorCount": 2})
     monkeypatch.setattr(base.Column, "xp", property(lambda self: fake_cupy))
     # (a kernel cached by an earlier test on a real GPU must not meet NumPy buffers)
-    caches = [v for module in (hash_aggregate, hashing, scatter) for v in vars(module).values() if hasattr(v, "cache_clear")]
+    caches = [v for module in (hash_aggregate, hashing, scatter, union_find, _frontier)
+              for v in vars(module).values() if hasattr(v, "cache_clear")]
     for cache in caches:
         cache.cache_clear()
     yield fake_cupy
@@ -820,14 +822,6 @@ def test_fake_cupy_bfs_level_in_frontier_memory(fake_device_columns, seed, n, ar
     level: the neighbours not reached yet, each once, in order of first occurrence, with the row that held it."""
     from riptide.graph import _frontier, traversal
 
-    _frontier._kernel.cache_clear()  # (the stand-in's kernels, compiled per test, never outlive it)
-    try:
-        _check_bfs_level(_frontier, traversal, seed, n, arcs, with_parents)
-    finally:
-        _frontier._kernel.cache_clear()
-
-
-def _check_bfs_level(_frontier, traversal, seed, n, arcs, with_parents):
     rng = np.random.default_rng(seed)
     src = np.sort(rng.integers(0, n, arcs))
     indices = rng.integers(0, n, arcs).astype(np.int64)
@@ -836,12 +830,9 @@ def _check_bfs_level(_frontier, traversal, seed, n, arcs, with_parents):
     reached = rng.random(n) < 0.3
     reached[frontier] = True
     claim = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-    # the NumPy level (traversal._levels' CPU branch)
-    rows, positions = traversal.gather_rows(offsets, frontier, np)
-    neighbours = indices[positions]
-    fresh = ~reached[neighbours]
-    first = traversal._first_occurrences(neighbours[fresh], claim.copy(), np)
-    expected, expected_parents = neighbours[fresh][first], frontier[rows[fresh][first]]
+    expected_reached = reached.copy()
+    expected, expected_parents = traversal._expand_on_host(offsets, indices, frontier, expected_reached, claim.copy(),
+                                                           True)  # the NumPy level  # fmt: skip
     got_reached = reached.copy()
     got, parents = _frontier.expand_frontier(offsets, indices, frontier, got_reached, claim, with_parents)
     np.testing.assert_array_equal(got, expected)
@@ -849,8 +840,6 @@ def _check_bfs_level(_frontier, traversal, seed, n, arcs, with_parents):
         np.testing.assert_array_equal(parents, expected_parents)
     else:
         assert parents is None
-    expected_reached = reached.copy()
-    expected_reached[expected] = True
     np.testing.assert_array_equal(got_reached, expected_reached)
 
 
@@ -862,23 +851,19 @@ def test_fake_cupy_sssp_relaxation_in_frontier_memory(fake_device_columns, seed,
     several sources at once, with weights (zero among them) or unit steps, with and without a cutoff."""
     import types as pytypes
 
-    from riptide.graph import _frontier, shortest_paths
+    from riptide.graph import shortest_paths
 
-    _frontier._kernel.cache_clear()
-    try:
-        rng = np.random.default_rng(seed)
-        src = np.sort(rng.integers(0, n, arcs))
-        targets = rng.integers(0, n, arcs).astype(np.int64)
-        offsets = np.searchsorted(src, np.arange(n + 1)).astype(np.int64)
-        weights = rng.choice([0.0, 0.25, 1.0, 3.5], arcs) if weighted else None
-        starts = rng.integers(0, n, sources).astype(np.int64)
-        graph = pytypes.SimpleNamespace(xp=np, number_of_nodes=lambda: n)
-        expected = shortest_paths._batched_distances(graph, starts, (offsets, targets), weights, cutoff)
-        device_graph = pytypes.SimpleNamespace(xp=fake_device_columns, number_of_nodes=lambda: n)
-        got = shortest_paths._batched_distances(device_graph, starts, (offsets, targets), weights, cutoff)
-        np.testing.assert_array_equal(got, expected)
-    finally:
-        _frontier._kernel.cache_clear()
+    rng = np.random.default_rng(seed)
+    src = np.sort(rng.integers(0, n, arcs))
+    targets = rng.integers(0, n, arcs).astype(np.int64)
+    offsets = np.searchsorted(src, np.arange(n + 1)).astype(np.int64)
+    weights = rng.choice([0.0, 0.25, 1.0, 3.5], arcs) if weighted else None
+    starts = rng.integers(0, n, sources).astype(np.int64)
+    graph = pytypes.SimpleNamespace(xp=np, number_of_nodes=lambda: n)
+    expected = shortest_paths._batched_distances(graph, starts, (offsets, targets), weights, cutoff)
+    device_graph = pytypes.SimpleNamespace(xp=fake_device_columns, number_of_nodes=lambda: n)
+    got = shortest_paths._batched_distances(device_graph, starts, (offsets, targets), weights, cutoff)
+    np.testing.assert_array_equal(got, expected)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -889,11 +874,7 @@ def test_fake_cupy_union_find_by_hooking_edges(fake_device_columns, seed, n, m):
     self-loops and repeated edges included."""
     from riptide.core.kernels import union_find
 
-    union_find._kernel.cache_clear()
-    try:
-        rng = np.random.default_rng(seed)
-        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
-        expected = union_find.component_roots(n, src, dst, np)
-        np.testing.assert_array_equal(union_find.component_roots(n, src, dst, fake_device_columns), expected)
-    finally:
-        union_find._kernel.cache_clear()
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    expected = union_find.component_roots(n, src, dst, np)
+    np.testing.assert_array_equal(union_find.component_roots(n, src, dst, fake_device_columns), expected)

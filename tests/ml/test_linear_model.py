@@ -31,11 +31,11 @@ def _assert_same(ours, theirs, attrs, rtol=1e-6, atol=1e-9):
             np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=attr)
 
 
-def _data(seed, n, d, targets):
+def _data(seed, n, d, targets, noise=0.1):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d)) * rng.uniform(0.5, 3, size=d) + rng.normal(size=d)
-    coef = rng.normal(size=(d, targets))
-    y = X @ coef + 0.1 * rng.normal(size=(n, targets))
+    coef = rng.normal(size=(d, targets))  # about half the true coefficients negative: a positive fit's bound is active
+    y = X @ coef + noise * rng.normal(size=(n, targets))
     return X, (y[:, 0] if targets == 1 else y), rng.uniform(0.1, 2.0, size=n)
 
 
@@ -136,11 +136,7 @@ def test_riptide_inputs():
 
 
 def _positive_data(seed, n, d, targets):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d)) * rng.uniform(0.5, 3, size=d) + rng.normal(size=d)
-    coef = rng.normal(size=(d, targets))  # about half the true coefficients negative: the bound is active
-    y = X @ coef + 0.3 * rng.normal(size=(n, targets))
-    return X, (y[:, 0] if targets == 1 else y), rng.uniform(0.1, 2.0, size=n)
+    return _data(seed, n, d, targets, noise=0.3)
 
 
 @settings(max_examples=40, deadline=None)

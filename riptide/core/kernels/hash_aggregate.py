@@ -501,13 +501,11 @@ class AggregatedTable:
         """
         if self._packed is None:
             return None
-        import cupy as cp
-
         xp = namespace_of(occupied)
         m = int(occupied.shape[0])
-        numbers = cp.empty((2, m), dtype=np.uint64)  # each key's two numbers, in one launch
+        numbers = xp.empty((2, m), dtype=np.uint64)  # each key's two numbers, in one launch
         if m:
-            occupied = cp.ascontiguousarray(occupied, dtype=np.int64)
+            occupied = xp.ascontiguousarray(occupied, dtype=np.int64)
             hashing.launch(_packed_sort_numbers_kernel(), m,
                            (self._packed, np.int64(self._packed.shape[1]), occupied, np.int64(m), numbers))
         return inverse_permutation(lexsort([numbers[0], numbers[1]], xp), xp)

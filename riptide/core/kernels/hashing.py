@@ -661,7 +661,7 @@ def _record_memory(table_slots: int, identities: tuple[int, ...], accumulator_sl
     slots = memory[:record_words].reshape(table_slots, 4)
     accumulators = memory[record_words : n_words - n_status].reshape(len(identities), accumulator_slots)
     return TableMemory(slots[:, 2], memory[:0], accumulators, memory[n_words - n_status :].view(np.uint64),
-                       slots[:, :2].view(np.uint64), slots)  # fmt: skip
+                       records=slots)  # (the packed keys are the records' first two words)
 
 
 def init_source(identities: tuple[int, ...], pairs: bool, records: bool = False) -> str:
