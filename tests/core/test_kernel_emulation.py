@@ -56,6 +56,8 @@ static inline double __longlong_as_double(long long v) { double d; std::memcpy(&
 static inline int __any_sync(unsigned, int p) { return p != 0; }
 static inline int __all_sync(unsigned, int p) { return p != 0; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p != 0; }
+static inline unsigned __reduce_or_sync(unsigned, unsigned v) { return v; }
+static inline unsigned __reduce_add_sync(unsigned, unsigned v) { return v; }
 template <typename T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
 static inline unsigned int __activemask() { return 1u; }  // one emulated thread: lane 0 alone
 static inline int __ffs(unsigned int v) { return __builtin_ffs((int)v); }
@@ -696,6 +698,43 @@ def test_fake_cupy_packed_string_keys(fake_device_columns, monkeypatch, sort):
         (keys_of_groups,) = got.key_values
         o, c = keys_of_groups.offsets, keys_of_groups.chars
         assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.size().index)
+
+
+@pytest.mark.parametrize(("pool", "route"), [
+    ([f"id{i:010d}" for i in range(1, 801)], "uint32"),  # one prefix and length: the last 3 digits vary
+    ([f"id{i * 12_345:010d}" for i in range(1, 801)], "uint64"),  # db-benchmark's id3 shape: 7 bytes vary
+    ([f"prefix__{i}" for i in range(800)], "uint64"),  # bytes 8 to 10 and the length (the lowest bits) vary
+    ([f"k{i}" for i in range(800)], None),  # byte 1 and the length vary: 120 bits apart
+    ([f"{i:03d}-{'x' * (i % 11)}" for i in range(800)], None),  # bytes 0 to 14 vary: two sorts
+])
+def test_fake_cupy_packed_keys_sorted_by_varying_bits(fake_device_columns, monkeypatch, pool, route):
+    """Packed keys that differ only within 64 bits of their 128 are ranked by one sort of those bits, in pandas'
+    order; wider differences take the two-number sort."""
+    from riptide.core.column import as_column
+    from riptide.core.kernels import hash_aggregate
+    from riptide.core.ops import grouping
+
+    routes = []
+    real_varying_bits = hash_aggregate.varying_bits
+
+    def recorded_varying_bits(*args):
+        key = real_varying_bits(*args)
+        routes.append(None if key is None else key.dtype.name)
+        return key
+
+    monkeypatch.setattr(hash_aggregate, "varying_bits", recorded_varying_bits)
+    monkeypatch.setattr(hash_aggregate.hashing, "final_capacity", lambda n_rows: 2048)
+    rng = np.random.default_rng(3)
+    pool = np.array(pool, dtype=object)
+    values = pd.Series(pool[rng.permutation(np.resize(np.arange(len(pool)), 20_000))], dtype="str")
+    weights = as_column(rng.standard_normal(values.shape[0]), xp=np)
+    got = grouping.group_rows_aggregating([as_column(values, xp=np)], [(weights, "sum")], sort=True)
+    expected = pd.Series(weights.data).groupby(values).sum()
+    assert routes == [route]
+    (keys_of_groups,) = got.key_values
+    o, c = keys_of_groups.offsets, keys_of_groups.chars
+    assert [bytes(c[a:b]).decode() for a, b in zip(o[:-1], o[1:], strict=True)] == list(expected.index)
+    np.testing.assert_allclose(got.partial(weights, "sum"), expected.to_numpy(), rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("half", ["first word", "second word"])

@@ -20,7 +20,8 @@ cache (the larger ones, and the first when the accumulators leave no room for it
 in two words beside the table (keys of up to 15 bytes whole, a longer key's length), so a
 row compares its key with the table's words, in the L2 cache, not with the owner row's bytes, a random read of the
 key column (:func:`~riptide.core.kernels.hashing.packed_string_slot_source`); and when no key is longer, those
-words also sort the groups (:meth:`AggregatedTable.packed_key_rank`), with no sort of the strings.
+words also sort the groups (:meth:`AggregatedTable.packed_key_rank`: one radix sort when the keys differ within 64
+bits) and give the groups' keys (:meth:`AggregatedTable.packed_keys`), with no sort or random read of the strings.
 
 Integer keys within small ranges (``id`` columns, codes, a year and a month) need no hashing: a
 :class:`DenseLayout` numbers the slots by the keys themselves (a perfect hash), found by one pass that
@@ -59,7 +60,7 @@ from riptide._device import namespace_of, to_host
 from riptide.core.kernels import hashing
 from riptide.core.kernels.hashing import _PRELUDE, HashTable, KeyWords
 from riptide.core.kernels.scatter import from_ordered_int, ordered_int
-from riptide.core.kernels.sort import inverse_permutation, lexsort
+from riptide.core.kernels.sort import inverse_permutation, lexsort, stable_argsort_with_values
 
 __all__ = ["KINDS", "AggregatedTable", "DenseLayout", "aggregate_rows", "dense_layout", "supports"]
 
@@ -71,6 +72,8 @@ _SHARED_SLOTS = 1024
 _STAGES = (_SHARED_SLOTS, 1 << 21)
 _SHARED_BYTES = 48 * 1024  # the most dynamic shared memory a launch gets without opting in
 _PACKED_BYTES = 15  # the longest string key a table keeps whole in its packed words
+# blocks of the packed keys' sort numbers: each warp ORs its keys' differing bits into one word with an atomic
+_SPREAD_BLOCKS = 1024
 
 _C_TYPES = {
     np.dtype(np.float64): "double", np.dtype(np.float32): "float",
@@ -491,24 +494,53 @@ class AggregatedTable:
         results = [_decoded(rows[2 + k, :d], np.dtype(t), kind) for k, (t, kind, _) in enumerate(self.specs[:n_rows])]
         return rows[0, :d], rows[1, :d], results, rows[2 + n_rows, :d], rows[3 + n_rows, : d + 1]
 
-    def packed_key_rank(self, occupied: Any) -> Any:
+    def packed_key_rank(self, occupied: Any) -> tuple[Any, int] | None:
         """The rank (int64) of each of the ``occupied`` slots' keys in sorted order, from the table's packed keys
-        (one string key of at most 15 bytes per group); None when the table has none.
+        (one string key of at most 15 bytes per group), and the keys' bytes; None when the table has none.
 
         A key's bytes sort as two big-endian numbers: its first 8 bytes, then bytes 8 to 14 with its length in the
         lowest byte (past the end the bytes read as zeros, so of two keys alike up to the shorter's end the
-        shorter comes first): UTF-8's byte order, the code point order pandas sorts strings in.
+        shorter comes first): UTF-8's byte order, the code point order pandas sorts strings in. When the keys
+        differ only within 64 consecutive bits of those 128 (ids with a common prefix and one length, such as
+        db-benchmark's ``id0000012345``), the groups sort by those bits alone: one radix sort, not two.
         """
         if self._packed is None:
             return None
         xp = namespace_of(occupied)
         m = int(occupied.shape[0])
-        numbers = xp.empty((2, m), dtype=np.uint64)  # each key's two numbers, in one launch
+        if m == 0:
+            return xp.zeros(0, dtype=np.int64), 0
+        numbers = xp.empty((2, m), dtype=np.uint64)  # each key's two numbers, where they differ, their bytes
+        spread = xp.zeros(3, dtype=np.uint64)
+        occupied = xp.ascontiguousarray(occupied, dtype=np.int64)
+        hashing.launch(_packed_keys_kernel("riptide_packed_sort_numbers"), m,
+                       (self._packed, np.int64(self._packed.shape[1]), occupied, np.int64(m), numbers, spread),
+                       max_blocks=_SPREAD_BLOCKS)  # fmt: skip
+        differ_high, differ_low, n_bytes = (int(x) for x in to_host(spread))
+        key = varying_bits(numbers[0], numbers[1], (differ_high << 64) | differ_low, xp)
+        if key is None:
+            order = lexsort([numbers[0], numbers[1]], xp)
+        else:
+            order = stable_argsort_with_values(key, xp, overwrite=True)[0]
+        return inverse_permutation(order, xp), n_bytes
+
+    def packed_keys(self, slots: Any, n_bytes: int) -> tuple[Any, Any]:
+        """The keys at ``slots`` as string offsets and bytes, written from the table's packed words (a table that
+        has them, none long: see :meth:`packed_key_rank`, which counts ``n_bytes``), where a take of the owner rows'
+        strings would read the key column at random."""
+        xp = namespace_of(slots)
+        m = int(slots.shape[0])
+        offsets = xp.zeros(m + 1, dtype=np.int64)
+        chars = xp.empty(n_bytes, dtype=np.uint8)
         if m:
-            occupied = xp.ascontiguousarray(occupied, dtype=np.int64)
-            hashing.launch(_packed_sort_numbers_kernel(), m,
-                           (self._packed, np.int64(self._packed.shape[1]), occupied, np.int64(m), numbers))
-        return inverse_permutation(lexsort([numbers[0], numbers[1]], xp), xp)
+            slots = xp.ascontiguousarray(slots, dtype=np.int64)
+            stride = np.int64(self._packed.shape[1])
+            hashing.launch(_packed_keys_kernel("riptide_packed_key_lengths"), m,
+                           (self._packed, stride, slots, np.int64(m), offsets[1:]))  # fmt: skip
+            xp.cumsum(offsets, out=offsets)
+            hashing.launch(_packed_keys_kernel("riptide_unpack_keys"), m,
+                           (self._packed, stride, slots, np.int64(m), offsets, chars))  # fmt: skip
+        return offsets, chars
 
     def occupied_slots(self) -> tuple[Any, Any]:
         """The slots holding a key and the row that claimed each (two int64 arrays of ``n_distinct``; a hash table's
@@ -861,24 +893,98 @@ __device__ __forceinline__ unsigned long long big_endian(unsigned long long x) {
     x = ((x & 0x0000FFFF0000FFFFULL) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFULL);
     return (x << 32) | (x >> 32);
 }
+__device__ __forceinline__ unsigned long long second_number(unsigned long long word) {
+    return big_endian(word & 0x00FFFFFFFFFFFFFFULL) | (word >> 56);  // bytes 8 to 14, then the length
+}
+__device__ __forceinline__ unsigned long long warp_or(unsigned long long x) {  // (every lane must call it)
+    const unsigned low = __reduce_or_sync(0xFFFFFFFFu, (unsigned)x);
+    const unsigned high = __reduce_or_sync(0xFFFFFFFFu, (unsigned)(x >> 32));
+    return ((unsigned long long)high << 32) | low;
+}
 extern "C" __global__ void riptide_packed_sort_numbers(const unsigned long long* __restrict__ packed,
         const long long stride, const long long* __restrict__ slots, const long long m,
-        unsigned long long* __restrict__ out) {
-    // out[0][t], out[1][t]: the two numbers of slot slots[t]'s packed key (its pair of words at packed + stride * slot)
+        unsigned long long* __restrict__ out, unsigned long long* __restrict__ spread) {
+    // out[0][t], out[1][t]: the two numbers of slot slots[t]'s packed key (its pair of words at packed + stride * slot);
+    // spread[0], spread[1]: the bits in which some key's numbers differ from the first key's (OR of the XORs);
+    // spread[2]: the keys' bytes
+    const unsigned long long* first = packed + slots[0] * stride;
+    const unsigned long long first_high = big_endian(first[0]), first_low = second_number(first[1]);
+    unsigned long long differ_high = 0, differ_low = 0;
+    unsigned int n_bytes = 0;  // (a thread's keys: at most 15 bytes each, a few per thread)
     for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (long long)gridDim.x * blockDim.x) {
         const unsigned long long* pair = packed + slots[t] * stride;
-        out[t] = big_endian(pair[0]);
-        out[m + t] = big_endian(pair[1] & 0x00FFFFFFFFFFFFFFULL) | (pair[1] >> 56);
+        const unsigned long long high = big_endian(pair[0]), low = second_number(pair[1]);
+        out[t] = high;
+        out[m + t] = low;
+        differ_high |= high ^ first_high;
+        differ_low |= low ^ first_low;
+        n_bytes += (unsigned int)(pair[1] >> 56);
+    }
+    differ_high = warp_or(differ_high);  // every lane gets here: one atomic per warp
+    differ_low = warp_or(differ_low);
+    n_bytes = __reduce_add_sync(0xFFFFFFFFu, n_bytes);
+    if ((threadIdx.x & 31) == 0) {
+        if (differ_high) atomicOr(&spread[0], differ_high);
+        if (differ_low) atomicOr(&spread[1], differ_low);
+        atomicAdd(&spread[2], (unsigned long long)n_bytes);
+    }
+}
+
+extern "C" __global__ void riptide_packed_key_lengths(const unsigned long long* __restrict__ packed,
+        const long long stride, const long long* __restrict__ slots, const long long m, long long* __restrict__ ends) {
+    // ends[t]: the length of slot slots[t]'s key (the top byte of its second packed word); a scan makes them ends
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (long long)gridDim.x * blockDim.x)
+        ends[t] = (long long)(packed[slots[t] * stride + 1] >> 56);
+}
+
+extern "C" __global__ void riptide_unpack_keys(const unsigned long long* __restrict__ packed, const long long stride,
+        const long long* __restrict__ slots, const long long m, const long long* __restrict__ offsets,
+        unsigned char* __restrict__ chars) {
+    // the bytes of slot slots[t]'s key at chars[offsets[t]:offsets[t + 1]], from its packed words (little-endian)
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (long long)gridDim.x * blockDim.x) {
+        const unsigned long long* pair = packed + slots[t] * stride;
+        const unsigned long long words[2] = {pair[0], pair[1]};
+        const long long start = offsets[t], length = offsets[t + 1] - start;
+        for (long long k = 0; k < length; ++k) chars[start + k] = (unsigned char)(words[k >> 3] >> (8 * (k & 7)));
     }
 }
 """
 
 
 @functools.cache
-def _packed_sort_numbers_kernel() -> Any:
+def _packed_keys_kernel(name: str) -> Any:
+    """One of :data:`PACKED_SORT_NUMBERS_SOURCE`'s kernels: ``riptide_packed_sort_numbers``,
+    ``riptide_packed_key_lengths`` or ``riptide_unpack_keys``."""
     import cupy as cp
 
-    return cp.RawKernel(PACKED_SORT_NUMBERS_SOURCE, "riptide_packed_sort_numbers")
+    return cp.RawKernel(PACKED_SORT_NUMBERS_SOURCE, name)
+
+
+def varying_bits(high: Any, low: Any, differing: int, xp: Any) -> Any:
+    """The bits of the 128-bit numbers ``high * 2**64 + low`` (two uint64 arrays) in which they differ, as one
+    unsigned array that orders as the numbers do (uint32 when 32 bits hold them); None when the differing bits
+    (``differing``: the OR of each number XOR one of them) span more than 64.
+
+    Bits above the highest differing one are the same in every number, and so are those below the lowest: dropping
+    both keeps the order.
+
+    >>> high, low = np.array([7, 7, 7], dtype=np.uint64), np.array([5 << 40, 1 << 40, 9 << 40], dtype=np.uint64)
+    >>> key = varying_bits(high, low, (5 ^ 1 | 5 ^ 9) << 40, np)
+    >>> key.dtype.name, np.argsort(key).tolist()
+    ('uint32', [1, 0, 2])
+    """
+    if differing == 0:
+        return xp.zeros(high.shape[0], dtype=np.uint8)
+    top, bottom = differing.bit_length() - 1, (differing & -differing).bit_length() - 1
+    if top - bottom >= 64:
+        return None
+    if bottom >= 64:
+        key = high >> np.uint64(bottom - 64)
+    elif bottom == 0:
+        key = low.copy()  # (top < 64: the high numbers are all alike)
+    else:
+        key = (low >> np.uint64(bottom)) | (high << np.uint64(64 - bottom))
+    return key.astype(np.uint32) if top - bottom < 32 else key
 
 
 def _decoded(words: Any, dtype: np.dtype, kind: str) -> Any:
