@@ -69,6 +69,7 @@ template <typename T> static inline T atomicExch(T* p, T v) { T old = *p; *p = v
 struct ulonglong2 { unsigned long long x, y; };
 static inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) { return {x, y}; }
 template <typename T> static inline T __ldcg(const T* p) { return *p; }
+template <typename T> static inline T __ldcs(const T* p) { return *p; }
 template <typename T> static inline void __stcg(T* p, T v) { *p = v; }
 """
 

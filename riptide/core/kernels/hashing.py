@@ -179,19 +179,38 @@ __device__ __forceinline__ i64 next_slot(i64 slot, i64 mask) { return slot == ma
 // Read as one or two aligned 8-byte loads: an aligned word holding a byte of the string lies in the same 8-byte
 // block as that byte, so it never reaches another page. Strings are hashed and compared a word at a time: a key's
 // bytes are one or two loads instead of one load per byte, whatever their alignment in the chars buffer.
+//
+// STREAMED: the bytes are read once (a row's own key), so their loads are marked evict-first (__ldcs): streaming
+// 1e8 keys through the L2 cache would otherwise push out the hash table that every row probes.
+template <bool STREAMED = false>
 __device__ __forceinline__ u64 string_word(const unsigned char* p, i64 k, i64 len) {
     const u64 address = (u64)(p + k);
     const unsigned int skip = (unsigned int)(address & 7);  // bytes of the first aligned word before p + k
     const u64* aligned = (const u64*)(address - skip);
-    u64 word = aligned[0] >> (8 * skip);
+    u64 word = (STREAMED ? __ldcs(aligned) : aligned[0]) >> (8 * skip);
     const i64 left = len - k;  // bytes of this word that belong to the string
-    if (skip && left > (i64)(8 - skip)) word |= aligned[1] << (64 - 8 * skip);
+    if (skip && left > (i64)(8 - skip)) word |= (STREAMED ? __ldcs(aligned + 1) : aligned[1]) << (64 - 8 * skip);
     return left < 8 ? word & ((1ULL << (8 * left)) - 1) : word;
 }
+template <bool STREAMED = false>
 __device__ __forceinline__ u64 hash_bytes(const unsigned char* p, i64 len) {
     u64 h = 0xcbf29ce484222325ULL ^ (u64)len;
-    for (i64 k = 0; k < len; k += 8) h = combine(h, string_word(p, k, len));
+    for (i64 k = 0; k < len; k += 8) h = combine(h, string_word<STREAMED>(p, k, len));
     return h;
+}
+// A 16-byte load of a hash table's slot past the L1 cache (as __ldcg), its line kept in the L2 cache before
+// others (evict-last): the table is what every row reads again. (g++'s emulation reads it plainly.)
+__device__ __forceinline__ ulonglong2 load_kept(const ulonglong2* p) {
+#ifdef __CUDA_ARCH__
+    ulonglong2 r;
+    u64 policy;
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    asm volatile("ld.global.L1::no_allocate.L2::cache_hint.v2.u64 {%0, %1}, [%2], %3;"
+                 : "=l"(r.x), "=l"(r.y) : "l"(p), "l"(policy));
+    return r;
+#else
+    return __ldcg(p);
+#endif
 }
 // The number of this claim among all of a table's (counted in *claimed), one atomic per group of lanes of a warp
 // that claim together: a million new keys counting on one word one by one queue on it for milliseconds
@@ -345,9 +364,9 @@ def _one_string_key_source() -> str:
     """The start of a probe for one string key: row ``i``'s ``key`` and ``key_length``, its hash ``h``, its home
     ``slot`` and the ``steps`` counter."""
     return f"""
-        const i64 key_start = o0[i], key_length = o0[i + 1] - key_start;
+        const i64 key_start = __ldcs(o0 + i), key_length = __ldcs(o0 + i + 1) - key_start;
         const unsigned char* key = c0 + key_start;
-        {_hash_expr("", "i", 0, 1)}
+        const u64 h = combine(0x2545F4914F6CDD1DULL, hash_bytes<true>(key, key_length));  // (_hash_expr's hash)
         i64 slot = home_slot(h, mask);
         i64 steps = 0;"""
 
@@ -369,7 +388,7 @@ def _cached_string_slot_source(count_bytes: bool) -> str:
                                    _count_bytes_source(1) if count_bytes else "",
                                    on_found=f"if (packed != {KEY_UNKNOWN}) key_cache[slot] = packed;")  # fmt: skip
     return f"""{_one_string_key_source()}
-        const u64 packed = key_length < 8 ? (((u64)key_length << 56) | (key_length ? string_word(key, 0, key_length) : 0ULL))
+        const u64 packed = key_length < 8 ? (((u64)key_length << 56) | (key_length ? string_word<true>(key, 0, key_length) : 0ULL))
                                           : {KEY_UNKNOWN};
         while (true) {{
             // a long key (packed unknown) always asks the table
@@ -414,11 +433,11 @@ def packed_string_slot_source(count_bytes: bool = False, record_words: int = 2) 
     claim = _claim_or_match_source("same_bytes(c0 + o0[owner], o0[owner + 1] - o0[owner], key, key_length)",
                                    publish + (_count_bytes_source(1) if count_bytes else ""))  # fmt: skip
     return f"""{_one_string_key_source()}
-        const u64 k0 = key_length ? string_word(key, 0, key_length) : 0ULL;
+        const u64 k0 = key_length ? string_word<true>(key, 0, key_length) : 0ULL;
         const u64 k1 = key_length > 15 ? ({PACKED_LONG} | (u64)key_length)
-                                       : (((u64)key_length << 56) | (key_length > 8 ? string_word(key, 8, key_length) : 0ULL));
+                                       : (((u64)key_length << 56) | (key_length > 8 ? string_word<true>(key, 8, key_length) : 0ULL));
         while (true) {{
-            const ulonglong2 seen = __ldcg((const ulonglong2*)(packed + {record_words} * slot));
+            const ulonglong2 seen = load_kept((const ulonglong2*)(packed + {record_words} * slot));
             const bool published = seen.x != {PACKED_UNKNOWN} && seen.y != {PACKED_UNKNOWN};
             if (published && seen.y < {PACKED_LONG}) {{
                 if (seen.x == k0 && seen.y == k1) break;  // else another key: probe on
