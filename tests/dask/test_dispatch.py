@@ -302,6 +302,49 @@ def test_serialized_frames_are_the_column_buffers():
     assert len(header["tree"]) < 2000  # the tree is metadata only
 
 
+def test_host_copy_kept_while_the_object_is_unchanged():
+    """An object brought onto the device from host frames hands the same frames back when serialized again (a
+    second spill copies nothing), until its tree or an array changes; the copy goes with the object."""
+    from riptide.dask import serialization
+
+    df = rt.DataFrame({"a": np.arange(5.0), "s": ["x", "y", None, "z", "w"]})
+    header, frames = serialize_riptide(df)
+    back = deserialize_riptide(header, frames)
+    if not serialization._on_device(back):
+        assert serialization._kept_host_copy(back) is None  # nothing came onto a device: nothing kept
+        serialization._keep_host_copy(back, header, frames)  # as a load onto the device does
+    again_header, again = serialize_riptide(back)
+    assert len(again) == len(frames) and all(a is b for a, b in zip(again, frames, strict=True))
+    assert again_header == header and again_header is not header
+    back["b"] = back["a"] * 2  # a new column: a new layout, serialized afresh
+    changed_header, changed = serialize_riptide(back)
+    assert len(changed) > len(frames)
+    pd.testing.assert_frame_equal(deserialize_riptide(changed_header, changed).to_pandas(), back.to_pandas())
+    assert serialization._kept_host_copy(back) is None
+    serialization._keep_host_copy(back, changed_header, changed)
+    key = id(back)
+    del back
+    assert key not in serialization._host_copies
+
+
+@pytest.mark.gpu
+def test_spilled_partition_is_copied_to_the_host_once():
+    """On the device: a partition loaded from host frames is serialized back to those same frames (no copy), and
+    distributed's own round trip of it gives the values back."""
+    from distributed.protocol import deserialize, serialize
+
+    from riptide.dask import serialization
+
+    df = rt.DataFrame({"a": _device.to_device(np.arange(1000.0)), "s": ["p", "q"] * 500})
+    header, frames = serialize_riptide(df)
+    on_device = deserialize_riptide(header, frames)
+    assert serialization._on_device(on_device)
+    _, again = serialize_riptide(on_device)
+    assert all(a is b for a, b in zip(again, frames, strict=True))
+    wire_header, wire = serialize(on_device, serializers=["dask"])
+    pd.testing.assert_frame_equal(deserialize(wire_header, wire).to_pandas(), df.to_pandas())
+
+
 # --------------------------------------------------------------------------- validation
 
 
